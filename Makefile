@@ -1,0 +1,55 @@
+# Tally: `make run` serves the APIs, `make test` runs every test against a real PostgreSQL.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+BIN := node_modules/.bin
+NODE_TS := node --import tsx/esm
+
+.PHONY: help install run generate check-generated lint-spec typecheck test mock admin bench clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+install: node_modules/.installed ## Install dependencies (npm ci) when package-lock.json changed
+
+run: install ## Serve on PORT (8080); embedded PostgreSQL in .data/ unless DATABASE_URL is set
+	$(NODE_TS) src/main.ts
+
+generate: install ## Regenerate generated/ from spec/ (commit the result)
+	$(BIN)/openapi-typescript spec/billing.openapi.yaml -o generated/billing.ts --alphabetize
+	$(BIN)/graphql-codegen --config codegen.yml --silent
+
+check-generated: install ## Fail when generated/ is stale against spec/
+	$(BIN)/vitest run --config test/vitest.config.ts test/spec/generated.test.ts
+
+lint-spec: install ## Lint the OpenAPI contract with Spectral
+	$(BIN)/spectral lint --fail-severity=warn --ruleset spec/.spectral.yaml spec/billing.openapi.yaml
+
+typecheck: install ## Type-check src, test and bench
+	$(BIN)/tsc --noEmit -p tsconfig.json
+
+test: install ## Type-check, then run every test (spec lint, drift check, unit, integration, contract, SDK)
+	$(BIN)/tsc --noEmit -p tsconfig.json
+	@rm -f .vitest.json
+	@status=0; $(BIN)/vitest run --config test/vitest.config.ts --reporter=default --reporter=json \
+	  --outputFile.json=.vitest.json || status=$$?; \
+	node -e 'const r=JSON.parse(require("fs").readFileSync(".vitest.json","utf8"));console.log(`$${r.numPassedTests} passed, $${r.numFailedTests} failed`)' \
+	  || echo "0 passed, 1 failed"; exit $$status
+
+mock: install ## Stateless mocks: billing REST (Prism) on 4010, ledger GraphQL on 4011
+	@trap 'kill 0' EXIT INT TERM; \
+	$(BIN)/prism mock -h 127.0.0.1 -p $${MOCK_REST_PORT:-4010} spec/billing.openapi.yaml & \
+	MOCK_GRAPHQL_PORT=$${MOCK_GRAPHQL_PORT:-4011} $(NODE_TS) src/mock/ledgerMock.ts & \
+	wait
+
+admin: install ## Manage workspaces and API clients: make admin ARGS="help"
+	$(NODE_TS) src/cli/admin.ts $(ARGS)
+
+bench: install ## Run the benchmarks in bench/ and write their results
+	$(NODE_TS) bench/run.ts
+
+clean: ## Remove installed packages and the local database (.data/)
+	rm -rf node_modules .data .vitest.json

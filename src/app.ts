@@ -1,0 +1,50 @@
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { createBillingApi } from './billing/api.js';
+import { DomainError } from './core/errors.js';
+import type { Sql } from './db/sql.js';
+import { bearerAuth } from './http/bearerAuth.js';
+import type { AppState } from './http/context.js';
+import { OPENAPI_PATH, SDL_PATH, serveContract } from './http/contracts.js';
+import { errorResponses } from './http/errors.js';
+import { healthz, readyz } from './http/health.js';
+import type { Logger } from './http/log.js';
+import { oauthToken } from './http/oauthToken.js';
+import { requestLog } from './http/requestLog.js';
+import { graphqlAuth, graphqlEndpoint } from './ledger/graphqlHttp.js';
+import { buildLedgerSchema } from './ledger/schema.js';
+
+export type AppOptions = { sql: Sql; signingKey: Buffer; tokenTtlSeconds: number; log: Logger };
+
+const BODY_LIMIT = '1mb';
+
+/** Middleware order and routes; no logic lives here. */
+export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
+  const { sql, signingKey, log } = options;
+  const app = new Koa<AppState>();
+  app.proxy = true;
+
+  const router = new Router<AppState>();
+  router.post('/oauth2/token', oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds }));
+  router.get('/healthz', healthz);
+  router.get('/readyz', readyz(sql));
+  router.get('/schema.graphql', serveContract(SDL_PATH, 'text/plain; charset=utf-8'));
+  router.get('/openapi.yaml', serveContract(OPENAPI_PATH, 'application/yaml; charset=utf-8'));
+  const graphql = graphqlEndpoint({ schema: buildLedgerSchema(), sql, log });
+  router.all('/graphql', graphqlAuth(bearerAuth(signingKey)), graphql);
+
+  const billing = await createBillingApi({ sql, signingKey });
+
+  app.use(requestLog(log));
+  app.use(errorResponses(log));
+  app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: BODY_LIMIT, formLimit: BODY_LIMIT }));
+  app.use(router.routes());
+  app.use(router.allowedMethods({
+    throw: true,
+    methodNotAllowed: () => new DomainError('method_not_allowed', 'This route does not accept that method.'),
+  }));
+  // Whatever the router did not answer is a billing route, or a 404 the billing API explains.
+  app.use(billing.middleware);
+  return app;
+}

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import type { ErrorObject } from 'ajv';
+import type { Middleware } from 'koa';
+import type { Context as OperationContext, Document } from 'openapi-backend';
+import { parse as parseYaml } from 'yaml';
+import { DomainError, type Violation } from '../core/errors.js';
+import { verifyToken } from '../core/tokens.js';
+import type { Sql } from '../db/sql.js';
+import { OPENAPI_PATH } from '../http/contracts.js';
+import type { AppContext, AppState } from '../http/context.js';
+import type { HandlerTable, OperationId } from './handler.js';
+import { handlers } from './handlers.js';
+import { OpenAPI31Backend } from './openapi31Backend.js';
+
+const CURRENT_PREFIX = '/billing';
+
+export type BillingApi = { middleware: Middleware<AppState>; backend: OpenAPI31Backend };
+
+/**
+ * The REST billing API, driven by spec/billing.openapi.yaml: the spec's paths route, its security
+ * schemes authenticate, its schemas validate; handlers only see valid, authenticated input.
+ * Routes are served under /billing (current form) and unprefixed (earlier form).
+ */
+export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; table?: HandlerTable }): Promise<BillingApi> {
+  const backend = new OpenAPI31Backend({ definition: billingRoutesOf(loadSpec()), validate: true });
+  const table = options.table ?? handlers;
+
+  const authenticate = (c: OperationContext, ctx: AppContext) => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(String(c.request.headers.authorization ?? ''));
+    const claims = match && verifyToken(match[1], options.signingKey, Math.floor(Date.now() / 1000));
+    if (claims) ctx.state.caller = { workspaceId: claims.workspaceId, clientId: claims.clientId };
+    return Boolean(claims);
+  };
+  backend.registerSecurityHandler('oauth2', authenticate);
+  backend.registerSecurityHandler('bearerAuth', authenticate);
+  backend.register({
+    unauthorizedHandler: () => {
+      throw new DomainError('unauthorized', 'A valid access token is required: send Authorization: Bearer <token>.');
+    },
+    notFound: () => {
+      throw new DomainError('route_not_found', 'No such route.');
+    },
+    methodNotAllowed: () => {
+      throw new DomainError('method_not_allowed', 'This route does not accept that method.');
+    },
+    validationFail: (c: OperationContext) => {
+      throw new DomainError('invalid_request', 'The request does not match the API contract.', {
+        violations: (c.validation.errors ?? []).map(toViolation),
+      });
+    },
+    notImplemented: (c: OperationContext) => {
+      throw new DomainError('not_implemented', `${c.operation.operationId} is not available in this version of Tally yet.`);
+    },
+  });
+  for (const [operationId, handler] of Object.entries(table)) {
+    backend.register(operationId, async (c: OperationContext, ctx: AppContext) => {
+      const reply = await (handler as (input: unknown) => Promise<{ status: number; body: unknown }>)({
+        body: c.request.requestBody,
+        path: c.request.params,
+        query: c.request.query,
+        caller: ctx.state.caller,
+        sql: options.sql,
+      });
+      ctx.status = reply.status;
+      ctx.body = reply.body;
+    });
+  }
+  await backend.init();
+
+  const middleware: Middleware<AppState> = async (ctx) => {
+    const path = ctx.path === CURRENT_PREFIX ? '/' : ctx.path.startsWith(`${CURRENT_PREFIX}/`)
+      ? ctx.path.slice(CURRENT_PREFIX.length)
+      : ctx.path;
+    if (hasUnreadableBody(ctx)) {
+      throw new DomainError('unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
+    }
+    await backend.handleRequest(
+      { method: ctx.method, path, query: ctx.query as Record<string, string>, headers: ctx.headers as Record<string, string>, body: ctx.request.body },
+      ctx,
+    );
+  };
+  return { middleware, backend };
+}
+
+export function loadSpec(): Document {
+  return parseYaml(fs.readFileSync(OPENAPI_PATH, 'utf8')) as Document;
+}
+
+/** Operations the spec places on another server (token, health) are not billing routes. */
+function billingRoutesOf(spec: Document): Document {
+  const paths = Object.fromEntries(
+    Object.entries(spec.paths ?? {}).filter(([, item]) => !(item as { servers?: unknown }).servers),
+  );
+  return { ...spec, paths } as Document;
+}
+
+/** The operationIds the billing spec declares (token and health routes excluded). */
+export function billingOperationIds(): OperationId[] {
+  const ids: OperationId[] = [];
+  for (const item of Object.values(billingRoutesOf(loadSpec()).paths ?? {})) {
+    for (const operation of Object.values(item as Record<string, { operationId?: string }>)) {
+      if (operation?.operationId) ids.push(operation.operationId as OperationId);
+    }
+  }
+  return ids;
+}
+
+function hasUnreadableBody(ctx: AppContext): boolean {
+  const hasBody = Number(ctx.get('content-length') || 0) > 0 || Boolean(ctx.get('transfer-encoding'));
+  return hasBody && ['POST', 'PATCH', 'PUT'].includes(ctx.method) && !ctx.is('application/json');
+}
+
+/** An Ajv error as a JSON pointer into the request (`/body/...`, `/query/...`, `/path/...`). */
+function toViolation(error: ErrorObject): Violation {
+  let pointer = error.instancePath.replace(/^\/requestBody/, '/body');
+  if (error.keyword === 'required') pointer += `/${escapePointer(String(error.params.missingProperty))}`;
+  if (error.keyword === 'additionalProperties') pointer += `/${escapePointer(String(error.params.additionalProperty))}`;
+  if (error.keyword === 'parse') pointer = '/body';
+  let message = error.message ?? 'is invalid';
+  if (error.keyword === 'additionalProperties') message = 'is not a known property';
+  if (error.keyword === 'enum' && Array.isArray(error.params.allowedValues) && error.params.allowedValues.length <= 10) {
+    message = `must be one of: ${error.params.allowedValues.join(', ')}`;
+  }
+  return { pointer: pointer || '/', message };
+}
+
+function escapePointer(segment: string): string {
+  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+}

@@ -1,0 +1,63 @@
+import path from 'node:path';
+
+export type Config = {
+  port: number;
+  host: string;
+  /** An existing PostgreSQL; when absent an embedded one is started. */
+  databaseUrl?: string;
+  /** Embedded database in a temporary folder removed at exit. */
+  ephemeral: boolean;
+  dataDir: string;
+  databasePoolMax: number;
+  bootstrap?: { clientId: string; clientSecret: string; workspaceName: string };
+  tokenTtlSeconds: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+};
+
+export class ConfigError extends Error {}
+
+/** Reads and checks the environment once, at start; a bad value stops the process with a clear message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const integer = (name: string, fallback: number, min: number, max: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max}, got '${raw}'`);
+      return fallback;
+    }
+    return value;
+  };
+  const flag = (name: string) => ['1', 'true', 'yes'].includes((env[name] ?? '').toLowerCase());
+
+  const clientId = env.BOOTSTRAP_CLIENT_ID || undefined;
+  const clientSecret = env.BOOTSTRAP_CLIENT_SECRET || undefined;
+  if (Boolean(clientId) !== Boolean(clientSecret)) {
+    problems.push('BOOTSTRAP_CLIENT_ID and BOOTSTRAP_CLIENT_SECRET must be set together');
+  }
+  const logLevel = (env.LOG_LEVEL ?? 'info') as Config['logLevel'];
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of debug, info, warn, error, got '${env.LOG_LEVEL}'`);
+  }
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+
+  const config: Config = {
+    port: integer('PORT', 8080, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    databaseUrl,
+    ephemeral: flag('TALLY_EPHEMERAL'),
+    dataDir: path.resolve(env.TALLY_DATA_DIR || '.data'),
+    databasePoolMax: integer('DATABASE_POOL_MAX', 10, 1, 100),
+    bootstrap: clientId && clientSecret
+      ? { clientId, clientSecret, workspaceName: env.BOOTSTRAP_WORKSPACE_NAME || 'Default' }
+      : undefined,
+    tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', 3600, 121, 86400),
+    logLevel,
+  };
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  return config;
+}

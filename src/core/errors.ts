@@ -1,0 +1,73 @@
+import type { components } from '../../generated/billing.js';
+
+/** The closed error catalogue of spec/billing.openapi.yaml (`ErrorCode`), shared by REST and GraphQL. */
+export type ErrorCode = components['schemas']['ErrorCode'];
+
+type CodeInfo = { status: number; retryable: boolean };
+
+// `satisfies` makes the compiler reject a code the spec lacks, and a spec code left unmapped.
+export const ERROR_CATALOGUE = {
+  invalid_request: { status: 400, retryable: false },
+  malformed_json: { status: 400, retryable: false },
+  invalid_amount: { status: 400, retryable: false },
+  invalid_price: { status: 400, retryable: false },
+  over_allocated: { status: 400, retryable: false },
+  unknown_product: { status: 400, retryable: false },
+  unknown_role: { status: 400, retryable: false },
+  unknown_user: { status: 400, retryable: false },
+  unknown_invoice: { status: 400, retryable: false },
+  unknown_line_item: { status: 400, retryable: false },
+  unknown_account: { status: 400, retryable: false },
+  unsupported_grant_type: { status: 400, retryable: false },
+  unauthorized: { status: 401, retryable: false },
+  invalid_client: { status: 401, retryable: false },
+  route_not_found: { status: 404, retryable: false },
+  product_not_found: { status: 404, retryable: false },
+  invoice_not_found: { status: 404, retryable: false },
+  transaction_not_found: { status: 404, retryable: false },
+  payment_flow_not_found: { status: 404, retryable: false },
+  payment_not_found: { status: 404, retryable: false },
+  method_not_allowed: { status: 405, retryable: false },
+  product_code_taken: { status: 409, retryable: false },
+  idempotency_key_reused: { status: 409, retryable: false },
+  version_conflict: { status: 409, retryable: false },
+  payload_too_large: { status: 413, retryable: false },
+  unsupported_media_type: { status: 415, retryable: false },
+  internal_error: { status: 500, retryable: true },
+  not_implemented: { status: 501, retryable: false },
+  service_unavailable: { status: 503, retryable: true },
+  ledger_not_found: { status: 400, retryable: false },
+  ledger_ik_reserved: { status: 400, retryable: true },
+  ledger_account_not_found: { status: 400, retryable: false },
+  ledger_entry_not_found: { status: 400, retryable: false },
+  schema_not_found: { status: 400, retryable: false },
+  invalid_input_provided: { status: 400, retryable: false },
+  entry_unbalanced: { status: 400, retryable: false },
+  entry_condition_failed: { status: 400, retryable: false },
+  ledger_entry_too_many_lines: { status: 400, retryable: false },
+  ledger_entry_batch_operation_failed: { status: 400, retryable: false },
+  strong_consistency_unavailable: { status: 400, retryable: false },
+} as const satisfies Record<ErrorCode, CodeInfo>;
+
+export type Violation = { pointer: string; message: string };
+
+/** An expected failure: carries a catalogue code; the transport decides how to render it. */
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: { violations?: Violation[] } & Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details?: DomainError['details']) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return ERROR_CATALOGUE[this.code].status;
+  }
+
+  get retryable(): boolean {
+    return ERROR_CATALOGUE[this.code].retryable;
+  }
+}

@@ -1,0 +1,65 @@
+import { DomainError } from './errors.js';
+
+// Relay-style pages (nodes + pageInfo, no edges) over keyset cursors: the cursor names the last
+// row seen, so pages stay stable while rows are added, and cost the same at any depth.
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 200;
+
+export type PageArgs = { first?: number | null; last?: number | null; after?: string | null; before?: string | null };
+
+/** Direction, size and boundary of one page, checked against the API's limits. */
+export type PageRequest = { backward: boolean; size: number; cursor?: string[] };
+
+export function pageRequest(args: PageArgs): PageRequest {
+  const backward = args.last != null || (args.before != null && args.first == null);
+  if (args.first != null && args.last != null) {
+    throw new DomainError('invalid_input_provided', 'Pass either first or last, not both.');
+  }
+  const size = (backward ? args.last : args.first) ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
+    throw new DomainError('invalid_input_provided', `Page size must be from 1 to ${MAX_PAGE_SIZE}.`);
+  }
+  const raw = backward ? args.before : args.after;
+  return { backward, size, cursor: raw == null ? undefined : decodeCursor(raw) };
+}
+
+export function encodeCursor(parts: string[]): string {
+  return Buffer.from(JSON.stringify(parts)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): string[] {
+  try {
+    const parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parts) && parts.every((part) => typeof part === 'string')) return parts;
+  } catch {
+    // fall through to the typed error
+  }
+  throw new DomainError('invalid_input_provided', 'The cursor is not one this API issued.');
+}
+
+export type Page<T> = {
+  nodes: T[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+};
+
+/**
+ * Builds a page from rows fetched in display order's direction with one extra row (size + 1):
+ * the extra row only tells whether more exist in that direction.
+ */
+export function toPage<T>(request: PageRequest, rows: T[], cursorOf: (row: T) => string[]): Page<T> {
+  const hasMore = rows.length > request.size;
+  const slice = rows.slice(0, request.size);
+  const nodes = request.backward ? slice.reverse() : slice;
+  const first = nodes[0];
+  const last = nodes[nodes.length - 1];
+  return {
+    nodes,
+    pageInfo: {
+      hasNextPage: request.backward ? request.cursor !== undefined : hasMore,
+      hasPreviousPage: request.backward ? hasMore : request.cursor !== undefined,
+      startCursor: first === undefined ? null : encodeCursor(cursorOf(first)),
+      endCursor: last === undefined ? null : encodeCursor(cursorOf(last)),
+    },
+  };
+}

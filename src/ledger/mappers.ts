@@ -1,0 +1,10 @@
+// Codegen mappers: resolvers of these GraphQL types receive database rows, and field resolvers
+// derive the API shape from them (see codegen.yml).
+import type { SchemaRow } from '../db/ledgerSchemas.js';
+
+export type { LedgerRow as Ledger } from '../db/ledgers.js';
+export type { SchemaVersionRow as SchemaVersion } from '../db/ledgerSchemas.js';
+export type { WorkspaceRow as Workspace } from '../db/workspaces.js';
+
+/** A schema row, plus the version a `schema(schema: {key, version})` lookup asked for. */
+export type Schema = SchemaRow & { requestedVersion?: number };

@@ -1,0 +1,42 @@
+import type { MutationResolvers } from '../../../../generated/ledger.js';
+import { DomainError } from '../../../core/errors.js';
+import { fingerprint } from '../../../core/fingerprint.js';
+import { newId } from '../../../core/ids.js';
+import { formatUtcOffset, parseUtcOffset } from '../../../core/time.js';
+import { findLedger, ikReleasedAt, insertLedger, type LedgerRow } from '../../../db/ledgers.js';
+import { findSchema } from '../../../db/ledgerSchemas.js';
+import { asMutationResult } from '../../mutationResult.js';
+
+/** A deleted ledger's ik stays reserved this long, so late retries of the delete's peers fail loudly. */
+export const LEDGER_IK_GRACE_SECONDS = 30;
+
+export const createLedger: NonNullable<MutationResolvers['createLedger']> = (_parent, args, ctx) =>
+  asMutationResult(ctx, 'createLedger', () => ctx.sql.begin(async (tx) => {
+    const workspaceId = ctx.caller.workspaceId;
+    const balanceUtcOffset = formatUtcOffset(parseUtcOffset(args.ledger.balanceUTCOffset ?? '+00:00') ?? 0);
+    const schemaKey = args.schema?.key ?? null;
+    const requestHash = fingerprint({ name: args.ledger.name, type: 'double', balanceUtcOffset, schemaKey });
+    const replay = (existing: LedgerRow) => {
+      if (existing.requestHash !== requestHash) {
+        throw new DomainError('idempotency_key_reused', `ik ${args.ik} was already used with a different payload.`);
+      }
+      return { __typename: 'CreateLedgerResult' as const, ledger: existing, isIkReplay: true };
+    };
+
+    const existing = await findLedger(tx, workspaceId, { ik: args.ik });
+    if (existing) return replay(existing);
+    const freeAt = await ikReleasedAt(tx, workspaceId, args.ik, LEDGER_IK_GRACE_SECONDS);
+    if (freeAt) {
+      throw new DomainError('ledger_ik_reserved', `ik ${args.ik} belonged to a deleted ledger; it can be reused after ${freeAt.toISOString()}.`);
+    }
+    if (schemaKey !== null && !(await findSchema(tx, workspaceId, schemaKey))) {
+      throw new DomainError('schema_not_found', `No schema with key ${schemaKey}.`);
+    }
+    const inserted = await insertLedger(tx, {
+      workspaceId, id: newId('led'), ik: args.ik, name: args.ledger.name, type: 'double',
+      balanceUtcOffset, schemaKey, requestHash,
+    });
+    if (inserted) return { __typename: 'CreateLedgerResult' as const, ledger: inserted, isIkReplay: false };
+    // A concurrent request with the same ik committed first: answer as its replay.
+    return replay((await findLedger(tx, workspaceId, { ik: args.ik }))!);
+  }));

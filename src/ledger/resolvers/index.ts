@@ -1,0 +1,21 @@
+import type { Resolvers } from '../../../generated/ledger.js';
+import { Ledger } from './Ledger.js';
+import { createLedger } from './Mutation/createLedger.js';
+import { deleteLedger } from './Mutation/deleteLedger.js';
+import { storeSchema } from './Mutation/storeSchema.js';
+import { updateLedger } from './Mutation/updateLedger.js';
+import { ledger } from './Query/ledger.js';
+import { ledgers } from './Query/ledgers.js';
+import { schema } from './Query/schema.js';
+import { schemas } from './Query/schemas.js';
+import { workspace } from './Query/workspace.js';
+import { Schema } from './Schema.js';
+import { SchemaVersion } from './SchemaVersion.js';
+
+export const resolvers: Resolvers = {
+  Query: { workspace, ledger, ledgers, schema, schemas },
+  Mutation: { createLedger, updateLedger, deleteLedger, storeSchema },
+  Ledger,
+  Schema,
+  SchemaVersion,
+};

@@ -1,0 +1,76 @@
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
+
+// The official FRAGMENT Node SDK, unmodified, pointed at Tally: its own token request, its own
+// documents, its own response handling. If Tally drifts from the wire contract, this fails.
+
+const require = createRequire(import.meta.url);
+const { createFragmentClient, BadRequestError } = require('@fragment-dev/node-client') as typeof import('@fragment-dev/node-client');
+
+let server: TestServer;
+let workspace: TestWorkspace;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  workspace = await server.workspace('SDK workspace');
+});
+afterAll(() => server?.close());
+
+function sdkClient() {
+  return createFragmentClient({
+    params: {
+      clientId: workspace.clientId,
+      clientSecret: workspace.clientSecret,
+      apiUrl: `${server.baseUrl}/graphql`,
+      authUrl: `${server.baseUrl}/oauth2/token`,
+      scope: `${server.baseUrl}/*`,
+    },
+    retryConfig: { retries: 0 },
+  });
+}
+
+describe('@fragment-dev/node-client 1.4.0 against Tally', () => {
+  it('stores a schema, then creates, reads, renames and deletes a ledger, and reads the workspace', async () => {
+    const client = sdkClient();
+    const stored = await client.storeSchema({
+      schema: {
+        key: 'sdk-schema',
+        chartOfAccounts: { accounts: [{ key: 'assets', type: 'asset' }, { key: 'liabilities', type: 'liability' }] },
+      },
+    });
+    expect(stored.storeSchema).toMatchObject({ __typename: 'StoreSchemaResult', schema: { key: 'sdk-schema', version: { version: 1 } } });
+
+    const created = await client.createLedger({ ik: 'sdk-ledger', ledger: { name: 'SDK ledger' }, schemaKey: 'sdk-schema' });
+    expect(created.createLedger).toMatchObject({
+      __typename: 'CreateLedgerResult', isIkReplay: false,
+      ledger: { ik: 'sdk-ledger', name: 'SDK ledger', schema: { key: 'sdk-schema' } },
+    });
+
+    const fetched = await client.getLedger({ ik: 'sdk-ledger' });
+    expect(fetched.ledger).toMatchObject({ ik: 'sdk-ledger', name: 'SDK ledger', balanceUTCOffset: '+00:00' });
+
+    const updated = await client.updateLedger({ ledgerIk: 'sdk-ledger', update: { name: 'Renamed by SDK' } });
+    expect(updated.updateLedger).toMatchObject({ __typename: 'UpdateLedgerResult', ledger: { name: 'Renamed by SDK' } });
+
+    const ws = await client.getWorkspace();
+    expect(ws.workspace).toEqual({ id: workspace.workspaceId, name: 'SDK workspace' });
+
+    const deleted = await client.deleteLedger({ ledger: { ik: 'sdk-ledger' } });
+    expect(deleted.deleteLedger).toEqual({ __typename: 'DeleteLedgerResult', success: true });
+    expect((await client.getLedger({ ik: 'sdk-ledger' })).ledger).toBeNull();
+  });
+
+  it('surfaces a typed BadRequestError with our catalogue code', async () => {
+    const client = sdkClient();
+    await client.createLedger({ ik: 'sdk-conflict', ledger: { name: 'First' }, schemaKey: 'sdk-schema' });
+    const failure = client.createLedger({ ik: 'sdk-conflict', ledger: { name: 'Second' }, schemaKey: 'sdk-schema' });
+    await expect(failure).rejects.toBeInstanceOf(BadRequestError);
+    await expect(failure).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+  });
+
+  it('re-reads a stored schema by version', async () => {
+    const schema = await sdkClient().getSchema({ key: 'sdk-schema', version: 1 });
+    expect(schema.schema).toMatchObject({ key: 'sdk-schema', name: 'sdk-schema', version: { version: 1 } });
+  });
+});

@@ -1,0 +1,56 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../src/app.js';
+import { createClient, createWorkspace } from '../../src/db/provision.js';
+import { tokenSigningKey } from '../../src/db/workspaces.js';
+import { silentLogger } from '../../src/http/log.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export type TestWorkspace = { workspaceId: string; clientId: string; clientSecret: string; token: string };
+
+export type TestServer = {
+  baseUrl: string;
+  db: TestDatabase;
+  /** A new workspace with one API client and a token obtained from /oauth2/token. */
+  workspace(name?: string): Promise<TestWorkspace>;
+  close(): Promise<void>;
+};
+
+/** The real app on a random loopback port, over a database of its own. */
+export async function startTestServer(): Promise<TestServer> {
+  const db = await createTestDatabase();
+  const app = await createApp({ sql: db.sql, signingKey: await tokenSigningKey(db.sql), tokenTtlSeconds: 3600, log: silentLogger });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    baseUrl,
+    db,
+    async workspace(name = 'Test workspace') {
+      const workspaceId = await createWorkspace(db.sql, name);
+      const { clientId, clientSecret } = await createClient(db.sql, workspaceId);
+      const token = await fetchToken(baseUrl, clientId, clientSecret);
+      return { workspaceId, clientId, clientSecret, token };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await db.drop();
+    },
+  };
+}
+
+export async function fetchToken(baseUrl: string, clientId: string, clientSecret: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials',
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (!response.ok || !body.access_token) throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}

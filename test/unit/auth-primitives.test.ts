@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { hashSecret, verifySecret } from '../../src/core/credentials.js';
+import { ID_PATTERN, newId } from '../../src/core/ids.js';
+import { issueToken, verifyToken } from '../../src/core/tokens.js';
+
+const key = Buffer.alloc(32, 7);
+const claims = { workspaceId: 'ws_1', clientId: 'client_1', expiresAt: 2_000 };
+
+describe('access tokens', () => {
+  it('round-trips claims while unexpired', () => {
+    expect(verifyToken(issueToken(claims, key), key, 1_999)).toEqual(claims);
+  });
+
+  it('rejects an expired token', () => {
+    expect(verifyToken(issueToken(claims, key), key, 2_000)).toBeUndefined();
+  });
+
+  it('rejects a token signed with another key', () => {
+    expect(verifyToken(issueToken(claims, Buffer.alloc(32, 8)), key, 0)).toBeUndefined();
+  });
+
+  it('rejects a token whose claims were edited', () => {
+    const [prefix, , signature] = issueToken(claims, key).split('.');
+    const forged = Buffer.from(JSON.stringify(['ws_2', 'client_1', 2_000])).toString('base64url');
+    expect(verifyToken(`${prefix}.${forged}.${signature}`, key, 0)).toBeUndefined();
+  });
+
+  it.each(['', 'garbage', 'tly1..', 'tly1.e30.x'])('rejects %j', (token) => {
+    expect(verifyToken(token, key, 0)).toBeUndefined();
+  });
+});
+
+describe('client secrets', () => {
+  it('verifies the right secret and nothing else', () => {
+    const stored = hashSecret('s3cret');
+    expect(stored).not.toContain('s3cret');
+    expect(verifySecret('s3cret', stored)).toBe(true);
+    expect(verifySecret('s3cret!', stored)).toBe(false);
+  });
+});
+
+describe('ids', () => {
+  it('are prefixed, well-formed and sort in creation order, even within one millisecond', () => {
+    const ids = Array.from({ length: 50 }, () => newId('led'));
+    for (const id of ids) expect(id).toMatch(ID_PATTERN);
+    expect(newId('ext_account')).toMatch(ID_PATTERN);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
