@@ -15,7 +15,14 @@ import { requestLog } from './http/requestLog.js';
 import { graphqlAuth, graphqlEndpoint } from './ledger/graphqlHttp.js';
 import { buildLedgerSchema } from './ledger/schema.js';
 
-export type AppOptions = { sql: Sql; signingKey: Buffer; tokenTtlSeconds: number; log: Logger };
+export type AppOptions = {
+  sql: Sql;
+  signingKey: Buffer;
+  tokenTtlSeconds: number;
+  log: Logger;
+  /** GraphQL documents kept parsed and validated; 0 turns the cache off (benchmarks only). */
+  documentCacheSize?: number;
+};
 
 const BODY_LIMIT = '1mb';
 
@@ -31,7 +38,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   router.get('/readyz', readyz(sql));
   router.get('/schema.graphql', serveContract(SDL_PATH, 'text/plain; charset=utf-8'));
   router.get('/openapi.yaml', serveContract(OPENAPI_PATH, 'application/yaml; charset=utf-8'));
-  const graphql = graphqlEndpoint({ schema: buildLedgerSchema(), sql, log });
+  const graphql = graphqlEndpoint({ schema: buildLedgerSchema(), sql, log, documentCacheSize: options.documentCacheSize });
   router.all('/graphql', graphqlAuth(bearerAuth(signingKey)), graphql);
 
   const billing = await createBillingApi({ sql, signingKey });

@@ -37,7 +37,7 @@ export const ERROR_CATALOGUE = {
   not_implemented: { status: 501, retryable: false },
   service_unavailable: { status: 503, retryable: true },
   ledger_not_found: { status: 400, retryable: false },
-  ledger_ik_reserved: { status: 400, retryable: true },
+  ledger_ik_reserved: { status: 400, retryable: false },
   ledger_account_not_found: { status: 400, retryable: false },
   ledger_entry_not_found: { status: 400, retryable: false },
   schema_not_found: { status: 400, retryable: false },

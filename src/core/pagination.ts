@@ -17,8 +17,8 @@ export function pageRequest(args: PageArgs): PageRequest {
     throw new DomainError('invalid_input_provided', 'Pass either first or last, not both.');
   }
   const size = (backward ? args.last : args.first) ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
-    throw new DomainError('invalid_input_provided', `Page size must be from 1 to ${MAX_PAGE_SIZE}.`);
+  if (!Number.isInteger(size) || size < 0 || size > MAX_PAGE_SIZE) {
+    throw new DomainError('invalid_input_provided', `Page size must be from 0 to ${MAX_PAGE_SIZE}.`);
   }
   const raw = backward ? args.before : args.after;
   return { backward, size, cursor: raw == null ? undefined : decodeCursor(raw) };

@@ -68,18 +68,14 @@ export async function pageSchemaVersions(db: Db, workspaceId: string, key: strin
     limit ${page.size + 1}`;
 }
 
-/** Schemas, newest first, one keyset page (plus one row). */
+/** Schemas by key, one keyset page (plus one row). */
 export async function pageSchemas(db: Db, workspaceId: string, page: PageRequest): Promise<SchemaRow[]> {
-  const [created, key] = page.cursor ?? [];
-  const boundary = page.cursor === undefined
-    ? db``
-    : page.backward
-      ? db`and (created, key) > (${created}::timestamptz, ${key})`
-      : db`and (created, key) < (${created}::timestamptz, ${key})`;
+  const [key] = page.cursor ?? [];
+  const boundary = key === undefined ? db`` : page.backward ? db`and key < ${key}` : db`and key > ${key}`;
   return db<SchemaRow[]>`
     /* pageSchemas */
     select workspace_id as "workspaceId", key, name, created from ledger_schemas
     where workspace_id = ${workspaceId} ${boundary}
-    order by ${page.backward ? db`created asc, key asc` : db`created desc, key desc`}
+    order by ${page.backward ? db`key desc` : db`key asc`}
     limit ${page.size + 1}`;
 }

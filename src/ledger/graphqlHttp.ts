@@ -12,8 +12,13 @@ import { createDocumentCache } from './documentCache.js';
 type RawWithState = IncomingMessage & { tallyState?: AppState };
 
 /** POST/GET /graphql over graphql-http, with cached documents and errors that never leak internals. */
-export function graphqlEndpoint(options: { schema: GraphQLSchema; sql: Sql; log: Logger }): Middleware<AppState> {
-  const cache = createDocumentCache();
+export function graphqlEndpoint(options: {
+  schema: GraphQLSchema;
+  sql: Sql;
+  log: Logger;
+  documentCacheSize?: number;
+}): Middleware<AppState> {
+  const cache = createDocumentCache(options.documentCacheSize);
   const handler = createHandler<GqlContext>({
     schema: options.schema,
     parse: cache.parse,

@@ -12,7 +12,7 @@ describe('pageRequest', () => {
     expect(pageRequest({ last: 5, before: encodeCursor(['a']) })).toEqual({ backward: true, size: 5, cursor: ['a'] });
   });
 
-  it.each([{ first: 0 }, { first: 201 }, { first: 1, last: 1 }, { after: 'not-a-cursor' }])('rejects %j', (args) => {
+  it.each([{ first: -1 }, { first: 201 }, { first: 1, last: 1 }, { after: 'not-a-cursor' }])('rejects %j', (args) => {
     expect(() => pageRequest(args)).toThrow(DomainError);
   });
 });
