@@ -378,10 +378,10 @@ export type CurrencyAmount = {
   currency: Currency;
 };
 
-/** A page of amounts, one per currency. */
+/** A page of amounts (one per currency). */
 export type CurrencyAmountConnection = {
   __typename?: 'CurrencyAmountConnection';
-  /** The amounts, one per currency on this page, in the order of the field that returned the connection. */
+  /** The amounts on this page (one per currency), ordered by currency code. */
   nodes: Array<CurrencyAmount>;
   /** Cursors and whether more items exist before or after this page. */
   pageInfo: PageInfo;
@@ -918,8 +918,10 @@ export type Error = {
    * `ledger_entry_batch_operation_failed` (a batch was rejected as a whole),
    * `strong_consistency_unavailable` (a `strong` read of an account whose balance updates are
    * `eventual`),
-   * `internal_error` (an unexpected server failure) and
-   * `service_unavailable` (the database is unreachable).
+   * `internal_error` (an unexpected server failure),
+   * `service_unavailable` (the database is unreachable) and
+   * `not_implemented` (the operation is in this contract but this version of Tally does not serve
+   * it yet; returned as an InternalError with `retryable` false).
    */
   code: Scalars['String']['output'];
   /** Human-readable explanation for developers. Not stable; do not parse it. */
@@ -2002,7 +2004,7 @@ export type LedgerDataMigrationLedgerEntriesArgs = {
 /** A page of data migration history records. */
 export type LedgerDataMigrationHistoryConnection = {
   __typename?: 'LedgerDataMigrationHistoryConnection';
-  /** The data migration history records on this page, in the order of the field that returned the connection. */
+  /** The data migration history records on this page, in the order of the returning field. */
   nodes: Array<LedgerDataMigrationHistoryEntry>;
   /** Cursors and whether more items exist before or after this page. */
   pageInfo: PageInfo;
@@ -2806,8 +2808,8 @@ export type Mutation = {
   createLedgerAccount: CreateLedgerAccountResponse;
   /**
    * Creates a tree of ledger accounts in a ledger that has no schema: up to 200 accounts,
-   * nested up to 10 levels, in one call. Each account has its own idempotency key, so a failed call can be
-   * repeated safely.
+   * nested up to 10 levels, in one call. Each account has its own idempotency key, so a failed
+   * call can be repeated safely.
    */
   createLedgerAccounts: CreateLedgerAccountsResponse;
   /** Starts a payment into a ledger (experimental; the shape may change). */

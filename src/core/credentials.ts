@@ -28,5 +28,5 @@ export function newClientSecret(): string {
 
 /** A fresh client id: readable prefix plus 16 random bytes. */
 export function newClientId(): string {
-  return `client_${randomBytes(12).toString('base64url')}`;
+  return `client_${randomBytes(12).toString('hex')}`;
 }

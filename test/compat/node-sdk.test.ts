@@ -7,6 +7,7 @@ import { startTestServer, type TestServer, type TestWorkspace } from '../support
 
 const require = createRequire(import.meta.url);
 const { createFragmentClient, BadRequestError } = require('@fragment-dev/node-client') as typeof import('@fragment-dev/node-client');
+const { LedgerAccountTypes } = require('@fragment-dev/node-client/types') as typeof import('@fragment-dev/node-client/types');
 
 let server: TestServer;
 let workspace: TestWorkspace;
@@ -36,7 +37,9 @@ describe('@fragment-dev/node-client 1.4.0 against Tally', () => {
     const stored = await client.storeSchema({
       schema: {
         key: 'sdk-schema',
-        chartOfAccounts: { accounts: [{ key: 'assets', type: 'asset' }, { key: 'liabilities', type: 'liability' }] },
+        chartOfAccounts: {
+          accounts: [{ key: 'assets', type: LedgerAccountTypes.Asset }, { key: 'liabilities', type: LedgerAccountTypes.Liability }],
+        },
       },
     });
     expect(stored.storeSchema).toMatchObject({ __typename: 'StoreSchemaResult', schema: { key: 'sdk-schema', version: { version: 1 } } });
