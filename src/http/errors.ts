@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { DomainError, ERROR_CATALOGUE, type ErrorCode } from '../core/errors.js';
+import { DomainError, type ErrorCode } from '../core/errors.js';
 import type { AppState } from './context.js';
 import type { Logger } from './log.js';
 
@@ -9,14 +9,6 @@ export type ErrorBody = {
   retryable: boolean;
   request_id: string;
   details?: DomainError['details'];
-};
-
-/** Failures raised by Koa's body parser, by their `type`, mapped into the catalogue. */
-const PARSER_FAILURES: Record<string, ErrorCode> = {
-  'entity.parse.failed': 'malformed_json',
-  'entity.too.large': 'payload_too_large',
-  'encoding.unsupported': 'unsupported_media_type',
-  'charset.unsupported': 'unsupported_media_type',
 };
 
 /**
@@ -51,18 +43,16 @@ export function errorResponses(log: Logger): Middleware<AppState> {
   };
 }
 
+/** Maps anything thrown to a catalogue error; client faults found by the body parser stay 4xx. */
 export function toDomainError(thrown: unknown): DomainError {
   if (thrown instanceof DomainError) return thrown;
-  const type = (thrown as { type?: unknown })?.type;
-  if (typeof type === 'string' && type in PARSER_FAILURES) {
-    const code = PARSER_FAILURES[type];
-    return new DomainError(code, code === 'malformed_json'
-      ? 'The request body is not valid JSON.'
-      : (thrown as Error).message);
+  // The body parser (co-body, raw-body) throws errors carrying an HTTP status.
+  const status = (thrown as { status?: unknown })?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 413) return new DomainError('payload_too_large', 'The request body is larger than 1 MiB.');
+    if (status === 415) return new DomainError('unsupported_media_type', (thrown as Error).message);
+    if (thrown instanceof SyntaxError) return new DomainError('malformed_json', 'The request body is not valid JSON.');
+    return new DomainError('invalid_request', (thrown as Error).message);
   }
   return new DomainError('internal_error', 'The server failed to process the request.');
-}
-
-export function statusOf(code: ErrorCode): number {
-  return ERROR_CATALOGUE[code].status;
 }

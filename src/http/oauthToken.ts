@@ -15,21 +15,32 @@ const OAUTH_ERROR: Partial<Record<ErrorCode, string>> = {
   invalid_request: 'invalid_request',
 };
 
+const FORM_FIELDS = new Set(['grant_type', 'scope', 'client_id']);
+
 /**
  * POST /oauth2/token, the client-credentials grant exactly as the official SDKs send it: HTTP Basic
- * client_id:client_secret and a form body grant_type=client_credentials (client_secret_post works too).
+ * client_id:client_secret and a form body grant_type=client_credentials (optional scope, which is
+ * ignored, and client_id, which must then name the same client).
  */
 export function oauthToken(options: TokenEndpointOptions): Middleware<AppState> {
   return async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     try {
-      const form = readForm(ctx.is('application/x-www-form-urlencoded') ? ctx.request.body : undefined);
+      if (!ctx.is('application/x-www-form-urlencoded')) {
+        throw new DomainError('unsupported_media_type', 'Send the token request as application/x-www-form-urlencoded.');
+      }
+      const form = readForm(ctx.request.body);
+      const unknown = Object.keys(form).filter((field) => !FORM_FIELDS.has(field));
+      if (unknown.length > 0) throw new DomainError('invalid_request', `Unknown form fields: ${unknown.join(', ')}.`);
       if (!form.grant_type) throw new DomainError('invalid_request', 'grant_type is required.');
       if (form.grant_type !== 'client_credentials') {
         throw new DomainError('unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
       }
-      const credentials = basicCredentials(ctx.get('authorization')) ?? bodyCredentials(form);
+      const credentials = basicCredentials(ctx.get('authorization'));
       if (!credentials) throw new DomainError('invalid_client', 'Client authentication is required (HTTP Basic).');
+      if (form.client_id !== undefined && form.client_id !== credentials.clientId) {
+        throw new DomainError('invalid_client', 'client_id does not match the authenticated client.');
+      }
       const client = await findClient(options.sql, credentials.clientId);
       if (!client || !verifySecret(credentials.clientSecret, client.secretHash)) {
         throw new DomainError('invalid_client', 'Unknown client or wrong secret.');
@@ -40,7 +51,6 @@ export function oauthToken(options: TokenEndpointOptions): Middleware<AppState> 
           options.signingKey),
         token_type: 'Bearer',
         expires_in: options.ttlSeconds,
-        ...(form.scope ? { scope: form.scope } : {}),
       };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -72,14 +82,12 @@ function basicCredentials(header: string) {
   const colon = decoded.indexOf(':');
   if (colon < 0) return undefined;
   // RFC 6749 §2.3.1: both parts are form-urlencoded before being joined.
-  return {
-    clientId: decodeURIComponent(decoded.slice(0, colon)),
-    clientSecret: decodeURIComponent(decoded.slice(colon + 1)),
-  };
-}
-
-function bodyCredentials(form: Record<string, string>) {
-  return form.client_id && form.client_secret
-    ? { clientId: form.client_id, clientSecret: form.client_secret }
-    : undefined;
+  try {
+    return {
+      clientId: decodeURIComponent(decoded.slice(0, colon)),
+      clientSecret: decodeURIComponent(decoded.slice(colon + 1)),
+    };
+  } catch {
+    return undefined; // malformed %-escapes: not credentials at all
+  }
 }

@@ -3,24 +3,14 @@ import path from 'node:path';
 import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeGraphqlResponse } from '../support/normalize.js';
+import { loadLedgerExamples, type LedgerExample as Example } from './ledgerExamples.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 // Replays every example in spec/examples/ledger/ against the running server: each runs in a fresh
 // workspace named "Tally Examples", after the examples it `requires`, and its response must equal
 // the example's (ids, timestamps and error texts normalised).
 
-const EXAMPLES_DIR = path.resolve(import.meta.dirname, '../../spec/examples/ledger');
 const SDL = fs.readFileSync(path.resolve(import.meta.dirname, '../../spec/ledger.graphql'), 'utf8');
-
-type Example = { id: string; query: string; description: string; requires: string[]; variables: Record<string, unknown>; response: Record<string, unknown> };
-
-export function loadLedgerExamples(): Example[] {
-  return fs.readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json')).sort().map((file) => {
-    const id = file.slice(0, -'.json'.length);
-    const spec = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
-    return { id, query: fs.readFileSync(path.join(EXAMPLES_DIR, `${id}.graphql`), 'utf8'), ...spec };
-  });
-}
 
 const examples = loadLedgerExamples();
 const byId = new Map(examples.map((example) => [example.id, example]));

@@ -2,26 +2,38 @@ import { ID_PATTERN } from '../../src/core/ids.js';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
+// Values that differ on every run by design: compared by presence, not by content.
+const VOLATILE_KEYS: Record<string, string> = { access_token: '<token>' };
+// Per-request values that examples may leave out.
+const DROPPED_KEYS = new Set(['request_id']);
+
 /**
  * Makes a response comparable with a spec example: service ids become <id>, timestamps become
- * <timestamp>, and error messages (free text, not contract) become <message>. Everything else,
- * codes, amounts, names, order, stays exact.
+ * <timestamp>, tokens <token>, and error messages (free text, not contract) <message>; request
+ * ids are dropped. Everything else (codes, amounts, names, pointers, order) stays exact.
  */
 export function normalize(value: unknown, key?: string, parent?: Record<string, unknown>): unknown {
   if (typeof value === 'string') {
+    if (key && key in VOLATILE_KEYS) return VOLATILE_KEYS[key];
     if (ID_PATTERN.test(value)) return '<id>';
     if (ISO_TIMESTAMP.test(value)) return '<timestamp>';
-    if ((key === 'message' || key === 'error_description') && parent && ('code' in parent || 'locations' in parent || 'error' in parent)) {
-      return '<message>';
-    }
+    if (isErrorText(key, parent)) return '<message>';
     return value;
   }
   if (Array.isArray(value)) return value.map((item) => normalize(item));
   if (value && typeof value === 'object') {
     const object = value as Record<string, unknown>;
-    return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, normalize(v, k, object)]));
+    return Object.fromEntries(Object.entries(object)
+      .filter(([k]) => !DROPPED_KEYS.has(k))
+      .map(([k, v]) => [k, normalize(v, k, object)]));
   }
   return value;
+}
+
+function isErrorText(key: string | undefined, parent: Record<string, unknown> | undefined): boolean {
+  if (!parent) return false;
+  if (key === 'error_description') return true;
+  return key === 'message' && ['code', 'pointer', 'locations', 'error'].some((marker) => marker in parent);
 }
 
 /** GraphQL `errors` are compared by count only: their text and locations are not contract. */

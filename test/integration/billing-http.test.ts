@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rest } from '../support/rest.js';
+import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
+
+let server: TestServer;
+let alice: TestWorkspace;
+let bob: TestWorkspace;
+
+const coffee = { code: 'coffee', description: 'Coffee', paid_by_roles: [{ name: 'buyer' }], paid_to_roles: [{ name: 'seller' }] };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  alice = await server.workspace('Alice');
+  bob = await server.workspace('Bob');
+});
+afterAll(() => server?.close());
+
+describe('authentication', () => {
+  it.each([
+    ['no token', {}],
+    ['a malformed token', { authorization: 'Bearer nonsense' }],
+    ['a token signed by someone else', { authorization: 'Bearer tly1.WyJ3c18xIiwiYyIsOTk5OTk5OTk5OV0.AAAA' }],
+    ['basic credentials instead of a token', { authorization: 'Basic dXNlcjpwYXNz' }],
+  ])('answers 401 unauthorized to %s, under both prefixes', async (_label, headers) => {
+    for (const path of ['/billing/products', '/products']) {
+      const response = await fetch(`${server.baseUrl}${path}`, { headers });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      expect(await response.json()).toMatchObject({ code: 'unauthorized', retryable: false });
+    }
+  });
+
+  it('issues a token only for the right secret', async () => {
+    const wrong = await fetch(`${server.baseUrl}/oauth2/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${alice.clientId}:wrong`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ error: 'invalid_client', code: 'invalid_client' });
+  });
+});
+
+describe('tenancy', () => {
+  it("never lets one workspace read or take another's products", async () => {
+    expect((await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: coffee })).status).toBe(201);
+    expect((await rest(server.baseUrl, 'GET', '/billing/products/coffee', { token: bob.token })).status).toBe(404);
+    expect((await rest(server.baseUrl, 'GET', '/billing/products', { token: bob.token })).body.data).toEqual([]);
+    // The same code is free in another workspace, and Bob's roles are his own.
+    const own = await rest(server.baseUrl, 'POST', '/billing/products', { token: bob.token, body: coffee });
+    expect(own.status).toBe(201);
+    const alicesRoleId = (await rest(server.baseUrl, 'GET', '/billing/products/coffee', { token: alice.token })).body.data.paid_by_roles[0].id;
+    expect(own.body.data.paid_by_roles[0].id).not.toBe(alicesRoleId);
+    // Referring to Alice's role id from Bob's workspace is an unknown role, not a leak.
+    const borrowed = await rest(server.baseUrl, 'POST', '/billing/products', {
+      token: bob.token, body: { code: 'tea', description: 'Tea', paid_by_roles: [{ id: alicesRoleId }] },
+    });
+    expect(borrowed.status).toBe(400);
+    expect(borrowed.body).toMatchObject({ code: 'unknown_role', details: { violations: [{ pointer: '/body/paid_by_roles/0/id' }] } });
+  });
+});
+
+describe('products', () => {
+  it('creates roles on first use by name, reuses them, and keeps the given order', async () => {
+    const carol = await server.workspace('Carol');
+    const first = await rest(server.baseUrl, 'POST', '/billing/products', {
+      token: carol.token, body: { code: 'a', description: 'A', paid_by_roles: [{ name: 'buyer' }, { name: 'agent' }, { name: 'buyer' }] },
+    });
+    expect(first.body.data.paid_by_roles.map((r: { name: string }) => r.name)).toEqual(['buyer', 'agent']);
+    expect(first.body.data.paid_to_roles).toEqual([]);
+    const buyerId = first.body.data.paid_by_roles[0].id;
+    const second = await rest(server.baseUrl, 'POST', '/billing/products', {
+      token: carol.token, body: { code: 'b', description: 'B', paid_to_roles: [{ id: buyerId }] },
+    });
+    expect(second.body.data.paid_to_roles).toEqual([{ id: buyerId, name: 'buyer' }]);
+  });
+
+  it('answers a duplicate code with 409 product_code_taken that the SDKs will not retry', async () => {
+    await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: { ...coffee, code: 'dup' } });
+    const again = await rest(server.baseUrl, 'POST', '/products', { token: alice.token, body: { ...coffee, code: 'dup' } });
+    expect(again.status).toBe(409);
+    expect(again.headers.get('x-should-retry')).toBe('false');
+    expect(again.body).toMatchObject({ code: 'product_code_taken', retryable: false });
+  });
+
+  it('creates exactly one product when the same code races', async () => {
+    const results = await Promise.all(Array.from({ length: 6 }, () =>
+      rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: { ...coffee, code: 'race' } })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+  });
+});
+
+describe('bad input gets a typed 4xx and changes nothing', () => {
+  const invoice = (lineItem: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    invoice_id: 'inv-x',
+    line_items: [{ description: 'x', product_id: 'coffee', type: 'payin', user: { external_id: 'u1' }, price: { amount: '100' }, ...lineItem }],
+    ...extra,
+  });
+
+  it.each([
+    ['an unknown currency code', invoice({ currency_code: 'XYZ' }), '/body/line_items/0/currency_code'],
+    ['a tag key with #', invoice({}, { tags: [{ key: 'a#b', value: 'v' }] }), '/body/tags/0/key'],
+    ['a tag value with /', invoice({}, { tags: [{ key: 'k', value: 'a/b' }] }), '/body/tags/0/value'],
+    ['a tag key over 50 characters', invoice({}, { tags: [{ key: 'k'.repeat(51), value: 'v' }] }), '/body/tags/0/key'],
+    ['a tag value over 200 characters', invoice({}, { tags: [{ key: 'k', value: 'v'.repeat(201) }] }), '/body/tags/0/value'],
+    ['quantity 0', invoice({ price: { unit_price: '100', quantity: 0 } }), '/body/line_items/0/price/quantity'],
+    ['an amount as a JSON number', invoice({ price: { amount: 100 } }), '/body/line_items/0/price/amount'],
+    ['a user with both id and external_id', invoice({ user: { id: 'user_1', external_id: 'u1' } }), '/body/line_items/0/user'],
+  ])('%s → 400 invalid_request naming %s', async (_label, body, pointer) => {
+    const response = await rest(server.baseUrl, 'POST', '/billing/invoices', { token: alice.token, body });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('invalid_request');
+    expect(response.body.details.violations.map((v: { pointer: string }) => v.pointer)).toContain(pointer);
+  });
+
+  it.each([
+    ['wrong types', { code: 7, description: ['x'], paid_by_roles: 'buyer' }, ['/body/code', '/body/description', '/body/paid_by_roles']],
+    ['an unknown field', { ...coffee, code: 'x1', colour: 'red' }, ['/body/colour']],
+    ['a role reference with both id and name', { ...coffee, code: 'x2', paid_by_roles: [{ id: 'role_1', name: 'buyer' }] }, ['/body/paid_by_roles/0']],
+  ])('a product with %s → 400 listing every violation', async (_label, body, pointers) => {
+    const response = await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body });
+    expect(response.status).toBe(400);
+    const reported = response.body.details.violations.map((v: { pointer: string }) => v.pointer);
+    for (const pointer of pointers) expect(reported).toContain(pointer);
+    const listed = await rest(server.baseUrl, 'GET', '/billing/products', { token: alice.token });
+    expect(listed.body.data.map((p: { code: string }) => p.code)).not.toContain('x1');
+  });
+
+  it('malformed JSON → 400 malformed_json', async () => {
+    const response = await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: '{"code": "x",' });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'malformed_json', retryable: false });
+  });
+
+  it('a body that is not JSON → 415 unsupported_media_type', async () => {
+    const response = await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: 'code=x', contentType: 'text/plain' });
+    expect(response.status).toBe(415);
+    expect(response.body.code).toBe('unsupported_media_type');
+  });
+
+  it('a body over 1 MiB → 413 payload_too_large', async () => {
+    const response = await rest(server.baseUrl, 'POST', '/billing/products', {
+      token: alice.token, body: { ...coffee, description: 'x'.repeat(1_100_000) },
+    });
+    expect(response.status).toBe(413);
+    expect(response.body.code).toBe('payload_too_large');
+  });
+
+  it('an unknown route → 404, a wrong method → 405, an unknown query parameter → 400', async () => {
+    expect((await rest(server.baseUrl, 'GET', '/billing/nothing-here', { token: alice.token })).body.code).toBe('route_not_found');
+    const wrongMethod = await rest(server.baseUrl, 'DELETE', '/billing/products', { token: alice.token });
+    expect([wrongMethod.status, wrongMethod.body.code]).toEqual([405, 'method_not_allowed']);
+    const unknownQuery = await rest(server.baseUrl, 'GET', '/billing/products?colour=red', { token: alice.token });
+    expect([unknownQuery.status, unknownQuery.body.code]).toEqual([400, 'invalid_request']);
+  });
+
+  it('an out-of-range reconciliation_status → 400 naming the query parameter', async () => {
+    const response = await rest(server.baseUrl, 'GET', '/billing/transactions?reconciliation_status=maybe', { token: alice.token });
+    expect(response.status).toBe(400);
+    expect(response.body.details.violations.map((v: { pointer: string }) => v.pointer)).toContain('/query/reconciliation_status');
+  });
+});
+
+describe('operational routes', () => {
+  it('serve the contracts and health', async () => {
+    expect((await rest(server.baseUrl, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
+    expect((await rest(server.baseUrl, 'GET', '/readyz')).body).toEqual({ status: 'ready' });
+    const sdl = await fetch(`${server.baseUrl}/schema.graphql`);
+    expect(await sdl.text()).toContain('type Query');
+    const openapi = await fetch(`${server.baseUrl}/openapi.yaml`);
+    expect(openapi.headers.get('content-type')).toContain('yaml');
+    expect(await openapi.text()).toContain('openapi: 3.1');
+  });
+
+  it('echo a sane X-Request-Id and put it in error bodies', async () => {
+    const response = await fetch(`${server.baseUrl}/billing/products`, { headers: { 'x-request-id': 'trace-123' } });
+    expect(response.headers.get('x-request-id')).toBe('trace-123');
+    expect(await response.json()).toMatchObject({ request_id: 'trace-123' });
+  });
+});
