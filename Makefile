@@ -40,9 +40,9 @@ test: install ## Type-check, then run every test (spec lint, drift check, unit, 
 	  || echo "0 passed, 1 failed"; exit $$status
 
 mock: install ## Stateless mocks: billing REST (Prism) on 4010, ledger GraphQL on 4011
-	@trap 'kill 0' EXIT INT TERM; \
-	$(BIN)/prism mock -h 127.0.0.1 -p $${MOCK_REST_PORT:-4010} spec/billing.openapi.yaml & \
-	MOCK_GRAPHQL_PORT=$${MOCK_GRAPHQL_PORT:-4011} $(NODE_TS) src/mock/ledgerMock.ts & \
+	@$(BIN)/prism mock -h 127.0.0.1 -p $${MOCK_REST_PORT:-4010} spec/billing.openapi.yaml & rest=$$!; \
+	MOCK_GRAPHQL_PORT=$${MOCK_GRAPHQL_PORT:-4011} $(NODE_TS) src/mock/ledgerMock.ts & graphql=$$!; \
+	trap 'kill $$rest $$graphql 2>/dev/null' EXIT INT TERM; \
 	wait
 
 admin: install ## Manage workspaces and API clients: make admin ARGS="help"

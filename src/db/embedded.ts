@@ -46,6 +46,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     ], runAs);
   }
 
+  await stopLeftoverServer(dataDir, log);
   const port = options.port ?? (await freePort());
   const flags = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1',
     '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
@@ -195,6 +196,33 @@ function terminate(server: ChildProcess): Promise<void> {
     server.once('exit', () => resolve());
     server.kill('SIGINT'); // "fast" shutdown: roll back open transactions, checkpoint, exit
   });
+}
+
+/**
+ * A Tally process killed outright (SIGKILL, a closed terminal) cannot stop its PostgreSQL, which
+ * then holds the data directory. Stop such a leftover before starting, instead of failing.
+ */
+async function stopLeftoverServer(dataDir: string, log: (m: string) => void): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return; // no pid file: nothing is running there
+  }
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dataDir);
+    } catch {
+      return false;
+    }
+  };
+  if (!Number.isInteger(pid) || pid <= 0 || !alive()) return;
+  log(`stopping a PostgreSQL (pid ${pid}) left running on ${dataDir} by an earlier run`);
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; alive() && waited < READY_TIMEOUT_MS; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function freePort(): Promise<number> {
