@@ -8,6 +8,7 @@ import { openDatabase } from '../src/db/database.js';
 import { createClient, createWorkspace } from '../src/db/provision.js';
 import { tokenSigningKey } from '../src/db/workspaces.js';
 import { silentLogger } from '../src/http/log.js';
+import { fetchToken } from '../test/support/token.js';
 
 // Throughput of the request paths this version serves, on one machine, in one run: absolute
 // figures move with the machine's load, so each case is compared with a baseline measured in
@@ -116,15 +117,6 @@ async function post(url: string, headers: Record<string, string>, body: string) 
   const response = await fetch(url, { method: 'POST', headers, body });
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   return response.json();
-}
-
-async function fetchToken(baseUrl: string, clientId: string, clientSecret: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/oauth2/token`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 function markdown(report: { date: string; machine: object; settings: object; results: { name: string; median_rps: number; runs: number[] }[]; ratios: object }): string {

@@ -30,7 +30,6 @@ const BODY_LIMIT = '1mb';
 export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const { sql, signingKey, log } = options;
   const app = new Koa<AppState>();
-  app.proxy = true;
 
   const router = new Router<AppState>();
   router.post('/oauth2/token', oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds }));

@@ -4,8 +4,8 @@ import type { Middleware } from 'koa';
 import type { Context as OperationContext, Document } from 'openapi-backend';
 import { parse as parseYaml } from 'yaml';
 import { DomainError, type Violation } from '../core/errors.js';
-import { verifyToken } from '../core/tokens.js';
 import type { Sql } from '../db/sql.js';
+import { callerOf } from '../http/bearerAuth.js';
 import { OPENAPI_PATH } from '../http/contracts.js';
 import type { AppContext, AppState } from '../http/context.js';
 import type { HandlerTable, OperationId } from './handler.js';
@@ -25,11 +25,9 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; 
   const backend = new OpenAPI31Backend({ definition: billingRoutesOf(loadSpec()), validate: true });
   const table = options.table ?? handlers;
 
-  const authenticate = (c: OperationContext, ctx: AppContext) => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(String(c.request.headers.authorization ?? ''));
-    const claims = match && verifyToken(match[1], options.signingKey, Math.floor(Date.now() / 1000));
-    if (claims) ctx.state.caller = { workspaceId: claims.workspaceId, clientId: claims.clientId };
-    return Boolean(claims);
+  const authenticate = (_c: OperationContext, ctx: AppContext) => {
+    ctx.state.caller = callerOf(ctx.get('authorization'), options.signingKey);
+    return Boolean(ctx.state.caller);
   };
   backend.registerSecurityHandler('oauth2', authenticate);
   backend.registerSecurityHandler('bearerAuth', authenticate);

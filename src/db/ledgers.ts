@@ -1,5 +1,6 @@
 import type { PageRequest } from '../core/pagination.js';
-import { constraintOf, type Db } from './sql.js';
+import { mappingConstraints } from './constraints.js';
+import type { Db } from './sql.js';
 
 export type LedgerRow = {
   workspaceId: string;
@@ -34,13 +35,13 @@ export type NewLedger = Omit<LedgerRow, 'created'>;
 
 /** Inserts the ledger unless a live one holds the ik; returns the row only when it inserted. */
 export async function insertLedger(db: Db, ledger: NewLedger): Promise<LedgerRow | undefined> {
-  const [row] = await db<LedgerRow[]>`
+  const [row] = await mappingConstraints(() => db<LedgerRow[]>`
     /* insertLedger */
     insert into ledgers (workspace_id, id, ik, name, type, balance_utc_offset, schema_key, request_hash)
     values (${ledger.workspaceId}, ${ledger.id}, ${ledger.ik}, ${ledger.name}, ${ledger.type},
             ${ledger.balanceUtcOffset}, ${ledger.schemaKey}, ${ledger.requestHash})
     on conflict (workspace_id, ik) where deleted_at is null do nothing
-    returning ${ledgerColumns(db)}`;
+    returning ${ledgerColumns(db)}`);
   return row;
 }
 
@@ -89,9 +90,4 @@ export async function pageLedgers(db: Db, workspaceId: string, page: PageRequest
       ${boundary}
     order by ${page.backward ? db`created asc, id asc` : db`created desc, id desc`}
     limit ${page.size + 1}`;
-}
-
-export function isUnknownSchemaError(error: unknown): boolean {
-  const info = constraintOf(error);
-  return info?.code === '23503' && info.constraint === 'ledgers_workspace_id_schema_key_fkey';
 }

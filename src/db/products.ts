@@ -1,6 +1,6 @@
-import { DomainError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { constraintOf, type Db } from './sql.js';
+import { mappingConstraints } from './constraints.js';
+import type { Db } from './sql.js';
 
 export type RoleRow = { id: string; name: string };
 export type ProductRow = {
@@ -72,17 +72,10 @@ export type NewProduct = {
 
 export async function insertProduct(db: Db, workspaceId: string, product: NewProduct): Promise<string> {
   const id = newId('prod');
-  try {
-    await db`
-      /* insertProduct */
-      insert into products (workspace_id, id, code, description)
-      values (${workspaceId}, ${id}, ${product.code}, ${product.description})`;
-  } catch (error) {
-    if (constraintOf(error)?.constraint === 'products_code_key') {
-      throw new DomainError('product_code_taken', `A product with code '${product.code}' already exists.`);
-    }
-    throw error;
-  }
+  await mappingConstraints(() => db`
+    /* insertProduct */
+    insert into products (workspace_id, id, code, description)
+    values (${workspaceId}, ${id}, ${product.code}, ${product.description})`);
   const links = product.roles.flatMap(({ relation, roleIds }) =>
     roleIds.map((roleId, position) => ({ relation, roleId, position })));
   if (links.length > 0) {

@@ -12,11 +12,3 @@ export function connect(url: string, options: { max?: number } = {}): Sql {
     connection: { application_name: 'tally' },
   });
 }
-
-/** The PostgreSQL error code and constraint name, when `error` came from the server. */
-export function constraintOf(error: unknown): { code: string; constraint?: string } | undefined {
-  if (error instanceof postgres.PostgresError) {
-    return { code: error.code, constraint: error.constraint_name };
-  }
-  return undefined;
-}

@@ -1,5 +1,4 @@
 import type { Context, ParameterizedContext } from 'koa';
-import type { Logger } from './log.js';
 
 export type Caller = { workspaceId: string; clientId: string };
 
@@ -10,7 +9,3 @@ export type AppState = {
 };
 
 export type AppContext = ParameterizedContext<AppState, Context>;
-
-export type AppDeps = {
-  log: Logger;
-};

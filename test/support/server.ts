@@ -5,6 +5,7 @@ import { createClient, createWorkspace } from '../../src/db/provision.js';
 import { tokenSigningKey } from '../../src/db/workspaces.js';
 import { silentLogger } from '../../src/http/log.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { fetchToken } from './token.js';
 
 export type TestWorkspace = { workspaceId: string; clientId: string; clientSecret: string; token: string };
 
@@ -39,18 +40,4 @@ export async function startTestServer(): Promise<TestServer> {
       await db.drop();
     },
   };
-}
-
-export async function fetchToken(baseUrl: string, clientId: string, clientSecret: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/oauth2/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
-  });
-  const body = (await response.json()) as { access_token?: string };
-  if (!response.ok || !body.access_token) throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
-  return body.access_token;
 }
