@@ -69,6 +69,11 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; 
     const path = ctx.path === CURRENT_PREFIX ? '/' : ctx.path.startsWith(`${CURRENT_PREFIX}/`)
       ? ctx.path.slice(CURRENT_PREFIX.length)
       : ctx.path;
+    if (!decodable(path)) {
+      throw new DomainError('invalid_request', 'The path is not valid percent-encoding.', {
+        violations: [{ pointer: '/path', message: 'must be valid percent-encoded UTF-8' }],
+      });
+    }
     if (hasUnreadableBody(ctx)) {
       throw new DomainError('unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
     }
@@ -101,6 +106,15 @@ export function billingOperationIds(): OperationId[] {
     }
   }
   return ids;
+}
+
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function hasUnreadableBody(ctx: AppContext): boolean {

@@ -1,5 +1,4 @@
 import type { PageRequest } from '../core/pagination.js';
-import { mappingConstraints } from './constraints.js';
 import type { Db } from './sql.js';
 
 export type LedgerRow = {
@@ -35,13 +34,13 @@ export type NewLedger = Omit<LedgerRow, 'created'>;
 
 /** Inserts the ledger unless a live one holds the ik; returns the row only when it inserted. */
 export async function insertLedger(db: Db, ledger: NewLedger): Promise<LedgerRow | undefined> {
-  const [row] = await mappingConstraints(() => db<LedgerRow[]>`
+  const [row] = await db<LedgerRow[]>`
     /* insertLedger */
     insert into ledgers (workspace_id, id, ik, name, type, balance_utc_offset, schema_key, request_hash)
     values (${ledger.workspaceId}, ${ledger.id}, ${ledger.ik}, ${ledger.name}, ${ledger.type},
             ${ledger.balanceUtcOffset}, ${ledger.schemaKey}, ${ledger.requestHash})
     on conflict (workspace_id, ik) where deleted_at is null do nothing
-    returning ${ledgerColumns(db)}`);
+    returning ${ledgerColumns(db)}`;
   return row;
 }
 

@@ -1,5 +1,4 @@
 import { newId } from '../core/ids.js';
-import { mappingConstraints } from './constraints.js';
 import type { Db } from './sql.js';
 
 export type RoleRow = { id: string; name: string };
@@ -72,10 +71,10 @@ export type NewProduct = {
 
 export async function insertProduct(db: Db, workspaceId: string, product: NewProduct): Promise<string> {
   const id = newId('prod');
-  await mappingConstraints(() => db`
+  await db`
     /* insertProduct */
     insert into products (workspace_id, id, code, description)
-    values (${workspaceId}, ${id}, ${product.code}, ${product.description})`);
+    values (${workspaceId}, ${id}, ${product.code}, ${product.description})`;
   const links = product.roles.flatMap(({ relation, roleIds }) =>
     roleIds.map((roleId, position) => ({ relation, roleId, position })));
   if (links.length > 0) {

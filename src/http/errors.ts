@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { DomainError, type ErrorCode } from '../core/errors.js';
+import { expectedFailure } from '../db/errors.js';
 import type { AppState } from './context.js';
 import type { Logger } from './log.js';
 
@@ -46,7 +47,8 @@ export function errorResponses(log: Logger): Middleware<AppState> {
 
 /** Maps anything thrown to a catalogue error; client faults found by the body parser stay 4xx. */
 export function toDomainError(thrown: unknown): DomainError {
-  if (thrown instanceof DomainError) return thrown;
+  const expected = expectedFailure(thrown);
+  if (expected) return expected;
   // The body parser (co-body, raw-body) throws errors carrying an HTTP status.
   const status = (thrown as { status?: unknown })?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -5,6 +5,7 @@ import type { Middleware } from 'koa';
 import { DomainError } from '../core/errors.js';
 import type { AppState } from '../http/context.js';
 import type { Logger } from '../http/log.js';
+import { expectedFailure } from '../db/errors.js';
 import type { Sql } from '../db/sql.js';
 import type { GqlContext } from './context.js';
 import { createDocumentCache } from './documentCache.js';
@@ -44,10 +45,11 @@ export function graphqlEndpoint(options: {
 function publicError(error: GraphQLError, requestId: string, log: Logger): GraphQLError {
   const original = error.originalError;
   if (!original || original instanceof GraphQLError) return error;
-  if (original instanceof DomainError) {
-    return new GraphQLError(original.message, {
+  const expected = expectedFailure(original);
+  if (expected) {
+    return new GraphQLError(expected.message, {
       nodes: error.nodes, path: error.path,
-      extensions: { code: original.code, retryable: original.retryable },
+      extensions: { code: expected.code, retryable: expected.retryable },
     });
   }
   log.error('resolver failed', { request_id: requestId, path: error.path?.join('.'), error: original.stack });

@@ -1,4 +1,4 @@
-import { DomainError } from '../core/errors.js';
+import { expectedFailure } from '../db/errors.js';
 import type { GqlContext } from './context.js';
 
 export type BadRequestError = { __typename: 'BadRequestError'; code: string; message: string; retryable: boolean };
@@ -16,11 +16,10 @@ export async function asMutationResult<T>(
   try {
     return await run();
   } catch (error) {
-    if (error instanceof DomainError && error.status < 500) {
-      return { __typename: 'BadRequestError', code: error.code, message: error.message, retryable: error.retryable };
-    }
-    if (error instanceof DomainError) {
-      return { __typename: 'InternalError', code: error.code, message: error.message, retryable: error.retryable };
+    const expected = expectedFailure(error);
+    if (expected) {
+      const { code, message, retryable } = expected;
+      return { __typename: expected.status < 500 ? 'BadRequestError' : 'InternalError', code, message, retryable } as const;
     }
     ctx.log.error('mutation failed', {
       request_id: ctx.requestId, mutation, error: error instanceof Error ? error.stack : String(error),

@@ -129,6 +129,19 @@ describe('bad input gets a typed 4xx and changes nothing', () => {
     expect(listed.body.data.map((p: { code: string }) => p.code)).not.toContain('x1');
   });
 
+  it('a NUL character in text → 400, not a database failure', async () => {
+    const response = await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: { ...coffee, code: 'nul\u0000code' } });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('invalid_request');
+  });
+
+  it('a path that is not valid percent-encoding → 400', async () => {
+    for (const path of ['/billing/products/%E0%A4%A', '/products/%']) {
+      const response = await rest(server.baseUrl, 'GET', path, { token: alice.token });
+      expect([response.status, response.body.code]).toEqual([400, 'invalid_request']);
+    }
+  });
+
   it('malformed JSON → 400 malformed_json', async () => {
     const response = await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: '{"code": "x",' });
     expect(response.status).toBe(400);

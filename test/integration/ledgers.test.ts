@@ -62,6 +62,11 @@ describe('createLedger', () => {
     expect((await gql(server.baseUrl, alice.token, GET, { ik: 'bad' })).body.data.ledger).toBeNull();
   });
 
+  it('answers text PostgreSQL cannot store with a BadRequestError, not an internal error', async () => {
+    const result = await gql(server.baseUrl, alice.token, CREATE, { ik: 'nul', ledger: { name: 'bad\u0000name' } });
+    expect(result.body.data.createLedger).toMatchObject({ __typename: 'BadRequestError', code: 'invalid_request', retryable: false });
+  });
+
   it('needs an existing schema when one is named', async () => {
     const result = await gql(server.baseUrl, alice.token, CREATE, { ik: 'with-schema', ledger: { name: 'S' }, schema: { key: 'nope' } });
     expect(result.body.data.createLedger).toMatchObject({ __typename: 'BadRequestError', code: 'schema_not_found' });

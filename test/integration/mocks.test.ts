@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../src/mock/ledgerMock.js';
 import { loadSpec } from '../contract/billingExamples.js';
+import { freePort } from '../support/ports.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -63,13 +63,4 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 45_000): Promi
     if (Date.now() > deadline) throw new Error('timed out waiting for the mock');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }

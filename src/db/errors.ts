@@ -1,0 +1,34 @@
+import postgres from 'postgres';
+import { DomainError } from '../core/errors.js';
+
+/**
+ * The one place where database errors become domain errors. Constraints are the guard of last
+ * resort (races included); by name, each gets its typed answer. Values PostgreSQL cannot store
+ * (a NUL character in text, say) are the caller's mistake, not a server failure.
+ */
+const CONSTRAINT_ERRORS: Record<string, () => DomainError> = {
+  products_code_key: () => new DomainError('product_code_taken', 'A product with this code already exists.'),
+  ledgers_workspace_id_schema_key_fkey: () => new DomainError('schema_not_found', 'No schema with this key.'),
+};
+
+const UNSTORABLE_VALUE = new Set([
+  '22021', // character_not_in_repertoire: NUL or invalid UTF-8 in text
+  '22P05', // untranslatable_character
+  '22001', // string_data_right_truncation
+  '22003', // numeric_value_out_of_range
+]);
+
+export function domainErrorFromDatabase(error: unknown): DomainError | undefined {
+  if (!(error instanceof postgres.PostgresError)) return undefined;
+  const byConstraint = error.constraint_name ? CONSTRAINT_ERRORS[error.constraint_name] : undefined;
+  if (byConstraint) return byConstraint();
+  if (UNSTORABLE_VALUE.has(error.code)) {
+    return new DomainError('invalid_request', 'A value in the request cannot be stored (text must not contain NUL characters).');
+  }
+  return undefined;
+}
+
+/** The domain error a thrown value stands for, if it is an expected failure at all. */
+export function expectedFailure(error: unknown): DomainError | undefined {
+  return error instanceof DomainError ? error : domainErrorFromDatabase(error);
+}
