@@ -1,10 +1,10 @@
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { createBillingApi } from './billing/api.js';
 import { DomainError } from './core/errors.js';
 import type { Sql } from './db/sql.js';
 import { bearerAuth } from './http/bearerAuth.js';
+import { readBodies, requireReadableBody } from './http/bodies.js';
 import type { AppState } from './http/context.js';
 import { OPENAPI_PATH, SDL_PATH, serveContract } from './http/contracts.js';
 import { errorResponses } from './http/errors.js';
@@ -24,8 +24,6 @@ export type AppOptions = {
   documentCacheSize?: number;
 };
 
-const BODY_LIMIT = '1mb';
-
 /** Middleware order and routes; no logic lives here. */
 export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const { sql, signingKey, log } = options;
@@ -38,13 +36,13 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   router.get('/schema.graphql', serveContract(SDL_PATH, 'text/plain; charset=utf-8'));
   router.get('/openapi.yaml', serveContract(OPENAPI_PATH, 'application/yaml; charset=utf-8'));
   const graphql = graphqlEndpoint({ schema: buildLedgerSchema(), sql, log, documentCacheSize: options.documentCacheSize });
-  router.all('/graphql', graphqlAuth(bearerAuth(signingKey)), graphql);
+  router.all('/graphql', graphqlAuth(bearerAuth(signingKey)), requireReadableBody, graphql);
 
   const billing = await createBillingApi({ sql, signingKey });
 
   app.use(requestLog(log));
   app.use(errorResponses(log));
-  app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: BODY_LIMIT, formLimit: BODY_LIMIT }));
+  app.use(readBodies());
   app.use(router.routes());
   app.use(router.allowedMethods({
     throw: true,

@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { DomainError, type Violation } from '../core/errors.js';
 import type { Sql } from '../db/sql.js';
 import { callerOf } from '../http/bearerAuth.js';
+import { rejectUnreadBody } from '../http/bodies.js';
 import { OPENAPI_PATH } from '../http/contracts.js';
 import type { AppContext, AppState } from '../http/context.js';
 import type { HandlerTable, OperationId } from './handler.js';
@@ -46,6 +47,14 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; 
         violations: (c.validation.errors ?? []).map(toViolation),
       });
     },
+    // Runs once the route is known and the caller checked: only then do body problems count.
+    postSecurityHandler: (c: OperationContext, ctx: AppContext) => {
+      if (!c.security?.authorized) return;
+      if (hasUnreadableBody(ctx)) {
+        throw new DomainError('unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
+      }
+      rejectUnreadBody(ctx);
+    },
     notImplemented: (c: OperationContext) => {
       throw new DomainError('not_implemented', `${c.operation.operationId} is not available in this version of Tally yet.`);
     },
@@ -73,9 +82,6 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; 
       throw new DomainError('invalid_request', 'The path is not valid percent-encoding.', {
         violations: [{ pointer: '/path', message: 'must be valid percent-encoded UTF-8' }],
       });
-    }
-    if (hasUnreadableBody(ctx)) {
-      throw new DomainError('unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
     }
     await backend.handleRequest(
       { method: ctx.method, path, query: ctx.query as Record<string, string>, headers: ctx.headers as Record<string, string>, body: ctx.request.body },

@@ -6,6 +6,8 @@ export type Caller = { workspaceId: string; clientId: string };
 export type AppState = {
   requestId: string;
   caller?: Caller;
+  /** Why the body could not be read; raised only once routing and authentication have passed. */
+  bodyError?: unknown;
 };
 
 export type AppContext = ParameterizedContext<AppState, Context>;

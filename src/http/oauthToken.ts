@@ -4,6 +4,7 @@ import { DomainError, type ErrorCode } from '../core/errors.js';
 import { issueToken } from '../core/tokens.js';
 import type { Sql } from '../db/sql.js';
 import { findClient } from '../db/workspaces.js';
+import { rejectUnreadBody } from './bodies.js';
 import type { AppState } from './context.js';
 
 export type TokenEndpointOptions = { sql: Sql; signingKey: Buffer; ttlSeconds: number };
@@ -26,6 +27,7 @@ export function oauthToken(options: TokenEndpointOptions): Middleware<AppState> 
   return async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     try {
+      rejectUnreadBody(ctx);
       if (!ctx.is('application/x-www-form-urlencoded')) {
         throw new DomainError('unsupported_media_type', 'Send the token request as application/x-www-form-urlencoded.');
       }

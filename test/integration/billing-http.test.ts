@@ -30,6 +30,13 @@ describe('authentication', () => {
     }
   });
 
+  it('checks the caller before the body: no token and malformed JSON is a 401', async () => {
+    const response = await rest(server.baseUrl, 'POST', '/billing/products', { body: '{"code":' });
+    expect([response.status, response.body.code]).toEqual([401, 'unauthorized']);
+    const unknownRoute = await rest(server.baseUrl, 'POST', '/billing/nowhere', { body: '{"code":' });
+    expect([unknownRoute.status, unknownRoute.body.code]).toEqual([404, 'route_not_found']);
+  });
+
   it('issues a token only for the right secret', async () => {
     const wrong = await fetch(`${server.baseUrl}/oauth2/token`, {
       method: 'POST',
