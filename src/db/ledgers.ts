@@ -9,13 +9,14 @@ export type LedgerRow = {
   type: 'double';
   balanceUtcOffset: string;
   schemaKey: string | null;
+  schemaVersion: number | null;
   requestHash: string;
   created: Date;
 };
 
 const ledgerColumns = (db: Db) => db`
   workspace_id as "workspaceId", id, ik, name, type, balance_utc_offset as "balanceUtcOffset",
-  schema_key as "schemaKey", request_hash as "requestHash", created`;
+  schema_key as "schemaKey", schema_version as "schemaVersion", request_hash as "requestHash", created`;
 
 export type LedgerMatch = { id?: string | null; ik?: string | null };
 
@@ -36,9 +37,9 @@ export type NewLedger = Omit<LedgerRow, 'created'>;
 export async function insertLedger(db: Db, ledger: NewLedger): Promise<LedgerRow | undefined> {
   const [row] = await db<LedgerRow[]>`
     /* insertLedger */
-    insert into ledgers (workspace_id, id, ik, name, type, balance_utc_offset, schema_key, request_hash)
+    insert into ledgers (workspace_id, id, ik, name, type, balance_utc_offset, schema_key, schema_version, request_hash)
     values (${ledger.workspaceId}, ${ledger.id}, ${ledger.ik}, ${ledger.name}, ${ledger.type},
-            ${ledger.balanceUtcOffset}, ${ledger.schemaKey}, ${ledger.requestHash})
+            ${ledger.balanceUtcOffset}, ${ledger.schemaKey}, ${ledger.schemaVersion}, ${ledger.requestHash})
     on conflict (workspace_id, ik) where deleted_at is null do nothing
     returning ${ledgerColumns(db)}`;
   return row;

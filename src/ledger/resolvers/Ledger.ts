@@ -7,5 +7,9 @@ export const Ledger: LedgerResolvers = {
   balanceUTCOffset: (row) => row.balanceUtcOffset,
   // Tally has no dashboard; a stable URN keeps the field meaningful and non-null.
   dashboardUrl: (row) => `urn:tally:ledger:${row.id}`,
-  schema: async (row, _args, { sql }) => (row.schemaKey ? (await findSchema(sql, row.workspaceId, row.schemaKey)) ?? null : null),
+  // A ledger created on a given schema version reports that version.
+  schema: async (row, _args, { sql }) => {
+    const schema = row.schemaKey ? await findSchema(sql, row.workspaceId, row.schemaKey) : undefined;
+    return schema ? { ...schema, requestedVersion: row.schemaVersion ?? undefined } : null;
+  },
 };

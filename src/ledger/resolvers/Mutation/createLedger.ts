@@ -4,7 +4,7 @@ import { fingerprint } from '../../../core/fingerprint.js';
 import { newId } from '../../../core/ids.js';
 import { formatUtcOffset, parseUtcOffset } from '../../../core/time.js';
 import { findLedger, ikReleasedAt, insertLedger, type LedgerRow } from '../../../db/ledgers.js';
-import { findSchema } from '../../../db/ledgerSchemas.js';
+import { findSchemaVersion } from '../../../db/ledgerSchemas.js';
 import { asMutationResult } from '../../mutationResult.js';
 
 /** A deleted ledger's ik stays reserved this long, so late retries of the delete's peers fail loudly. */
@@ -15,7 +15,8 @@ export const createLedger: NonNullable<MutationResolvers['createLedger']> = (_pa
     const workspaceId = ctx.caller.workspaceId;
     const balanceUtcOffset = formatUtcOffset(parseUtcOffset(args.ledger.balanceUTCOffset ?? '+00:00') ?? 0);
     const schemaKey = args.schema?.key ?? null;
-    const requestHash = fingerprint({ name: args.ledger.name, type: 'double', balanceUtcOffset, schemaKey });
+    const schemaVersion = args.schema?.version || null; // 0 means latest, as when omitted
+    const requestHash = fingerprint({ name: args.ledger.name, type: 'double', balanceUtcOffset, schemaKey, schemaVersion });
     const replay = (existing: LedgerRow) => {
       if (existing.requestHash !== requestHash) {
         throw new DomainError('idempotency_key_reused', `ik ${args.ik} was already used with a different payload.`);
@@ -29,12 +30,12 @@ export const createLedger: NonNullable<MutationResolvers['createLedger']> = (_pa
     if (freeAt) {
       throw new DomainError('ledger_ik_reserved', `ik ${args.ik} belonged to a deleted ledger; it can be reused after ${freeAt.toISOString()}.`);
     }
-    if (schemaKey !== null && !(await findSchema(tx, workspaceId, schemaKey))) {
-      throw new DomainError('schema_not_found', `No schema with key ${schemaKey}.`);
+    if (schemaKey !== null && !(await findSchemaVersion(tx, workspaceId, schemaKey, schemaVersion ?? undefined))) {
+      throw new DomainError('schema_not_found', `No schema with key ${schemaKey}${schemaVersion ? ` and version ${schemaVersion}` : ''}.`);
     }
     const inserted = await insertLedger(tx, {
       workspaceId, id: newId('led'), ik: args.ik, name: args.ledger.name, type: 'double',
-      balanceUtcOffset, schemaKey, requestHash,
+      balanceUtcOffset, schemaKey, schemaVersion, requestHash,
     });
     if (inserted) return { __typename: 'CreateLedgerResult' as const, ledger: inserted, isIkReplay: false };
     // A concurrent request with the same ik committed first: answer as its replay.
