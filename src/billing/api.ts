@@ -9,7 +9,7 @@ import { callerOf } from '../http/bearerAuth.js';
 import { rejectUnreadBody } from '../http/bodies.js';
 import { OPENAPI_PATH } from '../http/contracts.js';
 import type { AppContext, AppState } from '../http/context.js';
-import type { HandlerTable, OperationId } from './handler.js';
+import type { OperationId } from './handler.js';
 import { handlers } from './handlers.js';
 import { OpenAPI31Backend } from './openapi31Backend.js';
 
@@ -22,9 +22,8 @@ export type BillingApi = { middleware: Middleware<AppState>; backend: OpenAPI31B
  * schemes authenticate, its schemas validate; handlers only see valid, authenticated input.
  * Routes are served under /billing (current form) and unprefixed (earlier form).
  */
-export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; table?: HandlerTable }): Promise<BillingApi> {
+export async function createBillingApi(options: { sql: Sql; signingKey: Buffer }): Promise<BillingApi> {
   const backend = new OpenAPI31Backend({ definition: billingRoutesOf(loadSpec()), validate: true });
-  const table = options.table ?? handlers;
 
   const authenticate = (_c: OperationContext, ctx: AppContext) => {
     ctx.state.caller = callerOf(ctx.get('authorization'), options.signingKey);
@@ -59,7 +58,7 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; 
       throw new DomainError('not_implemented', `${c.operation.operationId} is not available in this version of Tally yet.`);
     },
   });
-  for (const [operationId, handler] of Object.entries(table)) {
+  for (const [operationId, handler] of Object.entries(handlers)) {
     backend.register(operationId, async (c: OperationContext, ctx: AppContext) => {
       const reply = await (handler as (input: unknown) => Promise<{ status: number; body: unknown }>)({
         body: c.request.requestBody,
