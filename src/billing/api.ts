@@ -42,9 +42,13 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer }
       throw new DomainError('method_not_allowed', 'This route does not accept that method.');
     },
     validationFail: (c: OperationContext) => {
-      throw new DomainError('invalid_request', 'The request does not match the API contract.', {
-        violations: (c.validation.errors ?? []).map(toViolation),
-      });
+      const errors = closestAlternatives(c.validation.errors ?? []);
+      const violations = errors.map(toViolation);
+      const substantive = errors.filter((error) => !COMBINATORS.has(error.keyword));
+      if (substantive.length > 0 && substantive.every(isMalformedAmount)) {
+        throw new DomainError('invalid_amount', 'Amounts are integer strings in the smallest currency unit.', { violations });
+      }
+      throw new DomainError('invalid_request', 'The request does not match the API contract.', { violations });
     },
     // Runs once the route is known and the caller checked: only then do body problems count.
     postSecurityHandler: (c: OperationContext, ctx: AppContext) => {
@@ -125,6 +129,39 @@ function decodable(path: string): boolean {
 function hasUnreadableBody(ctx: AppContext): boolean {
   const hasBody = Number(ctx.get('content-length') || 0) > 0 || Boolean(ctx.get('transfer-encoding'));
   return hasBody && ['POST', 'PATCH', 'PUT'].includes(ctx.method) && !ctx.is('application/json');
+}
+
+const COMBINATORS = new Set(['oneOf', 'anyOf']);
+
+/**
+ * For a oneOf/anyOf that failed, Ajv reports the errors of every alternative; a current-form
+ * invoice would be told it lacks `invoiceId`. Keep only the alternative the request came closest
+ * to (fewest errors), so the violations describe what the caller meant to send.
+ */
+function closestAlternatives(errors: ErrorObject[]): ErrorObject[] {
+  let kept = errors;
+  for (const summary of errors.filter((error) => COMBINATORS.has(error.keyword))) {
+    const prefix = `${summary.schemaPath}/`;
+    const branches = new Map<string, number>();
+    for (const error of kept) {
+      if (!error.schemaPath.startsWith(prefix)) continue;
+      const branch = error.schemaPath.slice(prefix.length).split('/')[0];
+      branches.set(branch, (branches.get(branch) ?? 0) + 1);
+    }
+    if (branches.size < 2) continue;
+    const [closest] = [...branches.entries()].sort((a, b) => a[1] - b[1])[0];
+    kept = kept.filter((error) => !error.schemaPath.startsWith(prefix) || error.schemaPath.startsWith(`${prefix}${closest}/`));
+  }
+  return kept;
+}
+
+// Money fields of the contract, by property name: all of them are integer strings.
+const AMOUNT_FIELDS = new Set(['amount', 'unit_price', 'new_amount', 'old_amount']);
+
+/** The contract's `invalid_amount`: a money field that is not an integer string. */
+function isMalformedAmount(error: ErrorObject): boolean {
+  const field = error.instancePath.split('/').pop() ?? '';
+  return AMOUNT_FIELDS.has(field) && ['type', 'pattern', 'maxLength', 'minLength'].includes(error.keyword);
 }
 
 /** An Ajv error as a JSON pointer into the request (`/body/...`, `/query/...`, `/path/...`). */
