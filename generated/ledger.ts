@@ -804,7 +804,10 @@ export type CustomLink = Link & {
   __typename?: 'CustomLink';
   /** Creation time as an ISO 8601 string in UTC with milliseconds. */
   created: Scalars['String']['output'];
-  /** URL of this link in the web console. */
+  /**
+   * Where this link would open in a web console. Tally has none: it returns a stable URN,
+   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   */
   dashboardUrl: Scalars['String']['output'];
   /** External accounts of the link, newest first. */
   externalAccounts: ExternalAccountsConnection;
@@ -1189,7 +1192,10 @@ export type Ledger = {
   balanceUTCOffset: Scalars['UTCOffset']['output'];
   /** When the ledger was created. */
   created: Scalars['DateTime']['output'];
-  /** URL of this ledger in the web console. */
+  /**
+   * Where this ledger would open in a web console. Tally has none: it returns a stable URN,
+   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   */
   dashboardUrl: Scalars['String']['output'];
   /** Number of entries per entry type and version, newest type first. */
   entryStats: LedgerEntryStatsConnection;
@@ -1393,7 +1399,10 @@ export type LedgerAccount = {
   currency?: Maybe<Currency>;
   /** Whether the account holds one currency or several. */
   currencyMode: CurrencyMode;
-  /** URL of this account in the web console. */
+  /**
+   * Where this account would open in a web console. Tally has none: it returns a stable URN,
+   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   */
   dashboardUrl: Scalars['String']['output'];
   /** Service-generated id of the account (prefix `acct_`). */
   id: Scalars['ID']['output'];
@@ -2072,7 +2081,10 @@ export type LedgerEntry = {
   conditions: Array<LedgerEntryCondition>;
   /** When the entry was written (wall-clock time). */
   created: Scalars['DateTime']['output'];
-  /** URL of this entry in the web console. */
+  /**
+   * Where this entry would open in a web console. Tally has none: it returns a stable URN,
+   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   */
   dashboardUrl: Scalars['String']['output'];
   /** Calendar date of `posted`, in UTC. */
   date: Scalars['Date']['output'];
@@ -2233,7 +2245,10 @@ export type LedgerEntryGroup = {
   balances: LedgerEntryGroupBalanceConnection;
   /** When the first entry joined the group. */
   created?: Maybe<Scalars['DateTime']['output']>;
-  /** URL of this group in the web console. */
+  /**
+   * Where this group would open in a web console. Tally has none: it returns a stable URN,
+   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   */
   dashboardUrl: Scalars['String']['output'];
   /** Group key, at most 128 characters. */
   key: Scalars['SafeString']['output'];
@@ -2719,7 +2734,10 @@ export type Link = {
    * `2026-11-21T12:00:00.000Z`.
    */
   created: Scalars['String']['output'];
-  /** URL of this link in the web console. */
+  /**
+   * Where this link would open in a web console. Tally has none: it returns a stable URN,
+   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   */
   dashboardUrl: Scalars['String']['output'];
   /** External accounts that belong to this link, newest first. */
   externalAccounts: ExternalAccountsConnection;
@@ -3227,7 +3245,10 @@ export type ProviderLink = Link & {
   __typename?: 'ProviderLink';
   /** Creation time as an ISO 8601 string in UTC with milliseconds. */
   created: Scalars['String']['output'];
-  /** URL of this link in the web console. */
+  /**
+   * Where this link would open in a web console. Tally has none: it returns a stable URN,
+   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   */
   dashboardUrl: Scalars['String']['output'];
   /** External accounts of the link, newest first. */
   externalAccounts: ExternalAccountsConnection;

@@ -5,7 +5,7 @@ export const Ledger: LedgerResolvers = {
   type: (row) => row.type,
   created: (row) => row.created.toISOString(),
   balanceUTCOffset: (row) => row.balanceUtcOffset,
-  // Tally has no dashboard; a stable URN keeps the field meaningful and non-null.
+  // Tally has no web console; the contract promises a stable URN instead.
   dashboardUrl: (row) => `urn:tally:ledger:${row.id}`,
   // A ledger created on a given schema version reports that version.
   schema: async (row, _args, { sql }) => {
