@@ -44,6 +44,9 @@ describe('createLedger', () => {
     });
     const stored = await gql(server.baseUrl, alice.token, GET, { ik: 'replay-me' });
     expect(stored.body.data.ledger.name).toBe('Replay');
+    const urn = await gql(server.baseUrl, alice.token, '{ ledger(ledger: { ik: "replay-me" }) { id dashboardUrl workspaceId type } }');
+    const { id } = urn.body.data.ledger;
+    expect(urn.body.data.ledger).toEqual({ id, dashboardUrl: `urn:tally:ledger:${id}`, workspaceId: alice.workspaceId, type: 'double' });
   });
 
   it('answers concurrent creations with one ledger and replays', async () => {
