@@ -1,13 +1,11 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { createBillingApi } from './billing/api.js';
-import { DomainError } from './core/errors.js';
 import type { Sql } from './db/sql.js';
-import { bearerAuth } from './http/bearerAuth.js';
 import { readBodies, requireReadableBody } from './http/bodies.js';
 import type { AppState } from './http/context.js';
 import { OPENAPI_PATH, SDL_PATH, serveContract } from './http/contracts.js';
-import { errorResponses } from './http/errors.js';
+import { errorResponses, methodNotAllowed } from './http/errors.js';
 import { healthz, readyz } from './http/health.js';
 import type { Logger } from './http/log.js';
 import { oauthToken } from './http/oauthToken.js';
@@ -36,7 +34,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   router.get('/schema.graphql', serveContract(SDL_PATH, 'text/plain; charset=utf-8'));
   router.get('/openapi.yaml', serveContract(OPENAPI_PATH, 'application/yaml; charset=utf-8'));
   const graphql = graphqlEndpoint({ schema: buildLedgerSchema(), sql, log, documentCacheSize: options.documentCacheSize });
-  router.all('/graphql', graphqlAuth(bearerAuth(signingKey)), requireReadableBody, graphql);
+  router.all('/graphql', graphqlAuth(signingKey), requireReadableBody, graphql);
 
   const billing = await createBillingApi({ sql, signingKey });
 
@@ -46,7 +44,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   app.use(router.routes());
   app.use(router.allowedMethods({
     throw: true,
-    methodNotAllowed: () => new DomainError('method_not_allowed', 'This route does not accept that method.'),
+    methodNotAllowed,
   }));
   // Whatever the router did not answer is a billing route, or a 404 the billing API explains.
   app.use(billing.middleware);

@@ -7,6 +7,7 @@ import { DomainError, type Violation } from '../core/errors.js';
 import type { Sql } from '../db/sql.js';
 import { callerOf } from '../http/bearerAuth.js';
 import { rejectUnreadBody } from '../http/bodies.js';
+import { methodNotAllowed } from '../http/errors.js';
 import { OPENAPI_PATH } from '../http/contracts.js';
 import type { AppContext, AppState } from '../http/context.js';
 import type { OperationId } from './handler.js';
@@ -38,8 +39,9 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer }
     notFound: () => {
       throw new DomainError('route_not_found', 'No such route.');
     },
-    methodNotAllowed: () => {
-      throw new DomainError('method_not_allowed', 'This route does not accept that method.');
+    methodNotAllowed: (c: OperationContext, ctx: AppContext) => {
+      ctx.set('Allow', allowedMethods(backend, c.request.path).join(', '));
+      throw methodNotAllowed();
     },
     validationFail: (c: OperationContext) => {
       const errors = closestAlternatives(c.validation.errors ?? []);
@@ -115,6 +117,13 @@ export function billingOperationIds(): OperationId[] {
     }
   }
   return ids;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** The methods the contract serves on this path, for the Allow header of a 405. */
+function allowedMethods(backend: OpenAPI31Backend, path: string): string[] {
+  return METHODS.filter((method) => backend.matchOperation({ method, path, headers: {} }));
 }
 
 function decodable(path: string): boolean {

@@ -59,3 +59,8 @@ export function toDomainError(thrown: unknown): DomainError {
   }
   return new DomainError('internal_error', 'The server failed to process the request.');
 }
+
+/** A known path asked with a method it does not serve. */
+export function methodNotAllowed(): DomainError {
+  return new DomainError('method_not_allowed', 'This route does not accept that method.');
+}

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/koa';
 import type { Middleware } from 'koa';
-import { DomainError } from '../core/errors.js';
+import { callerOf } from '../http/bearerAuth.js';
 import type { AppState } from '../http/context.js';
 import type { Logger } from '../http/log.js';
 import { expectedFailure } from '../db/errors.js';
@@ -60,15 +60,18 @@ function publicError(error: GraphQLError, requestId: string, log: Logger): Graph
 }
 
 /** Bearer auth for /graphql, answering failures in the GraphQL response shape. */
-export function graphqlAuth(auth: Middleware<AppState>): Middleware<AppState> {
+export function graphqlAuth(signingKey: Buffer): Middleware<AppState> {
   return async (ctx, next) => {
-    try {
-      await auth(ctx, async () => {});
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      ctx.status = error.status;
+    ctx.state.caller = callerOf(ctx.get('authorization'), signingKey);
+    if (!ctx.state.caller) {
+      ctx.status = 401;
       ctx.set('WWW-Authenticate', 'Bearer');
-      ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, request_id: ctx.state.requestId } }] };
+      ctx.body = {
+        errors: [{
+          message: 'A valid access token is required: send Authorization: Bearer <token>.',
+          extensions: { code: 'unauthorized', request_id: ctx.state.requestId },
+        }],
+      };
       return;
     }
     await next();

@@ -177,6 +177,7 @@ describe('bad input gets a typed 4xx and changes nothing', () => {
     expect((await rest(server.baseUrl, 'GET', '/billing/nothing-here', { token: alice.token })).body.code).toBe('route_not_found');
     const wrongMethod = await rest(server.baseUrl, 'DELETE', '/billing/products', { token: alice.token });
     expect([wrongMethod.status, wrongMethod.body.code]).toEqual([405, 'method_not_allowed']);
+    expect(wrongMethod.headers.get('allow')).toBe('GET, POST');
     const unknownQuery = await rest(server.baseUrl, 'GET', '/billing/products?colour=red', { token: alice.token });
     expect([unknownQuery.status, unknownQuery.body.code]).toEqual([400, 'invalid_request']);
   });
