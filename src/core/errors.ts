@@ -33,9 +33,12 @@ export const ERROR_CATALOGUE = {
   version_conflict: { status: 409, retryable: false },
   payload_too_large: { status: 413, retryable: false },
   unsupported_media_type: { status: 415, retryable: false },
+  not_acceptable: { status: 406, retryable: false },
+  too_many_requests: { status: 429, retryable: true },
   internal_error: { status: 500, retryable: true },
   not_implemented: { status: 501, retryable: false },
   service_unavailable: { status: 503, retryable: true },
+  deadline_exceeded: { status: 503, retryable: true },
   ledger_not_found: { status: 400, retryable: false },
   ledger_ik_reserved: { status: 400, retryable: false },
   ledger_account_not_found: { status: 400, retryable: false },
@@ -47,6 +50,9 @@ export const ERROR_CATALOGUE = {
   ledger_entry_too_many_lines: { status: 400, retryable: false },
   ledger_entry_batch_operation_failed: { status: 400, retryable: false },
   strong_consistency_unavailable: { status: 400, retryable: false },
+  graphql_parse_failed: { status: 400, retryable: false },
+  graphql_validation_failed: { status: 400, retryable: false },
+  query_too_complex: { status: 400, retryable: false },
 } as const satisfies Record<ErrorCode, CodeInfo>;
 
 export type Violation = { pointer: string; message: string };
