@@ -12,6 +12,7 @@ import { oauthToken } from './http/oauthToken.js';
 import { requestLog } from './http/requestLog.js';
 import { graphqlAuth, graphqlEndpoint } from './ledger/graphqlHttp.js';
 import { buildLedgerSchema } from './ledger/schema.js';
+import { cursorSigner } from './core/cursors.js';
 
 export type AppOptions = {
   sql: Sql;
@@ -33,7 +34,9 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   router.get('/readyz', readyz(sql));
   router.get('/schema.graphql', serveContract(SDL_PATH, 'text/plain; charset=utf-8'));
   router.get('/openapi.yaml', serveContract(OPENAPI_PATH, 'application/yaml; charset=utf-8'));
-  const graphql = graphqlEndpoint({ schema: buildLedgerSchema(), sql, log, documentCacheSize: options.documentCacheSize });
+  const graphql = graphqlEndpoint({
+    schema: buildLedgerSchema(), sql, log, cursors: cursorSigner(signingKey), documentCacheSize: options.documentCacheSize,
+  });
   router.all('/graphql', graphqlAuth(signingKey), requireReadableBody, graphql);
 
   const billing = await createBillingApi({ sql, signingKey });

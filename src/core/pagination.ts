@@ -1,7 +1,9 @@
+import type { Cursors } from './cursors.js';
 import { DomainError } from './errors.js';
 
 // Relay-style pages (nodes + pageInfo, no edges) over keyset cursors: the cursor names the last
-// row seen, so pages stay stable while rows are added, and cost the same at any depth.
+// row seen, so pages stay stable while rows are added, and cost the same at any depth. Cursors are
+// signed per list and workspace (cursors.ts).
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 200;
@@ -11,7 +13,7 @@ export type PageArgs = { first?: number | null; last?: number | null; after?: st
 /** Direction, size and boundary of one page, checked against the API's limits. */
 export type PageRequest = { backward: boolean; size: number; cursor?: string[] };
 
-export function pageRequest(args: PageArgs): PageRequest {
+export function pageRequest(args: PageArgs, cursors: Cursors): PageRequest {
   const backward = args.last != null || (args.before != null && args.first == null);
   if (args.first != null && args.last != null) {
     throw new DomainError('invalid_input_provided', 'Pass either first or last, not both.');
@@ -21,21 +23,7 @@ export function pageRequest(args: PageArgs): PageRequest {
     throw new DomainError('invalid_input_provided', `Page size must be from 0 to ${MAX_PAGE_SIZE}.`);
   }
   const raw = backward ? args.before : args.after;
-  return { backward, size, cursor: raw == null ? undefined : decodeCursor(raw) };
-}
-
-export function encodeCursor(parts: string[]): string {
-  return Buffer.from(JSON.stringify(parts)).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): string[] {
-  try {
-    const parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parts) && parts.every((part) => typeof part === 'string')) return parts;
-  } catch {
-    // fall through to the typed error
-  }
-  throw new DomainError('invalid_input_provided', 'The cursor is not one this API issued.');
+  return { backward, size, cursor: raw == null ? undefined : cursors.decode(raw) };
 }
 
 export type Page<T> = {
@@ -47,7 +35,7 @@ export type Page<T> = {
  * Builds a page from rows fetched in display order's direction with one extra row (size + 1):
  * the extra row only tells whether more exist in that direction.
  */
-export function toPage<T>(request: PageRequest, rows: T[], cursorOf: (row: T) => string[]): Page<T> {
+export function toPage<T>(request: PageRequest, rows: T[], cursorOf: (row: T) => string[], cursors: Cursors): Page<T> {
   const hasMore = rows.length > request.size;
   const slice = rows.slice(0, request.size);
   const nodes = request.backward ? slice.reverse() : slice;
@@ -58,8 +46,21 @@ export function toPage<T>(request: PageRequest, rows: T[], cursorOf: (row: T) =>
     pageInfo: {
       hasNextPage: request.backward ? request.cursor !== undefined : hasMore,
       hasPreviousPage: request.backward ? hasMore : request.cursor !== undefined,
-      startCursor: first === undefined ? null : encodeCursor(cursorOf(first)),
-      endCursor: last === undefined ? null : encodeCursor(cursorOf(last)),
+      startCursor: first === undefined ? null : cursors.encode(cursorOf(first)),
+      endCursor: last === undefined ? null : cursors.encode(cursorOf(last)),
     },
+  };
+}
+
+/** Page requests and pages of one list, with its cursors. */
+export type Pager = {
+  request(args: PageArgs): PageRequest;
+  page<T>(request: PageRequest, rows: T[], cursorOf: (row: T) => string[]): Page<T>;
+};
+
+export function pager(cursors: Cursors): Pager {
+  return {
+    request: (args) => pageRequest(args, cursors),
+    page: (request, rows, cursorOf) => toPage(request, rows, cursorOf, cursors),
   };
 }

@@ -1,3 +1,5 @@
+import type { CursorSigner } from '../core/cursors.js';
+import { pager, type Pager } from '../core/pagination.js';
 import type { Sql } from '../db/sql.js';
 import type { Caller } from '../http/context.js';
 import type { Logger } from '../http/log.js';
@@ -8,4 +10,18 @@ export type GqlContext = {
   caller: Caller;
   requestId: string;
   log: Logger;
+  /** Pages of the named list (`ledgers`, `schema-versions:<key>`...) with cursors bound to it and the caller's workspace. */
+  pages(list: string): Pager;
 };
+
+export type GqlServices = { sql: Sql; log: Logger; cursors: CursorSigner };
+
+export function createGqlContext(services: GqlServices, caller: Caller, requestId: string): GqlContext {
+  return {
+    sql: services.sql,
+    caller,
+    requestId,
+    log: services.log,
+    pages: (list) => pager(services.cursors.forList(list, caller.workspaceId)),
+  };
+}

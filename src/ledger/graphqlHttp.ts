@@ -7,7 +7,8 @@ import type { AppState } from '../http/context.js';
 import type { Logger } from '../http/log.js';
 import { expectedFailure } from '../db/errors.js';
 import type { Sql } from '../db/sql.js';
-import type { GqlContext } from './context.js';
+import { createGqlContext, type GqlContext } from './context.js';
+import type { CursorSigner } from '../core/cursors.js';
 import { createDocumentCache } from './documentCache.js';
 
 type RawWithState = IncomingMessage & { tallyState?: AppState };
@@ -17,6 +18,7 @@ export function graphqlEndpoint(options: {
   schema: GraphQLSchema;
   sql: Sql;
   log: Logger;
+  cursors: CursorSigner;
   documentCacheSize?: number;
 }): Middleware<AppState> {
   const cache = createDocumentCache(options.documentCacheSize);
@@ -27,7 +29,7 @@ export function graphqlEndpoint(options: {
     // graphql-http hands us only Node's request, so the Koa state rides on it (set below).
     context: (req) => {
       const state = (req.raw as RawWithState).tallyState!;
-      return { sql: options.sql, caller: state.caller!, requestId: state.requestId, log: options.log };
+      return createGqlContext(options, state.caller!, state.requestId);
     },
     onOperation: (req, _args, result) => {
       if (!('errors' in result) || !result.errors) return;

@@ -144,6 +144,36 @@ describe('ledgers pagination', () => {
     const tooBig = await gql(server.baseUrl, carol.token, page, { first: 201 });
     expect(tooBig.body.errors?.[0]).toMatchObject({ extensions: { code: 'invalid_input_provided' } });
   });
+
+  it('refuses cursors that were tampered with, truncated, or issued for another list or workspace', async () => {
+    const dave = await server.workspace('Dave');
+    for (const ik of ['c1', 'c2']) await gql(server.baseUrl, dave.token, CREATE, { ik, ledger: { name: ik } });
+    await gql(server.baseUrl, dave.token, `mutation { storeSchema(schema: { key: "s", chartOfAccounts: { accounts: [{ key: "cash", type: asset }] } }) { __typename } }`);
+    const ledgerCursor = (await gql(server.baseUrl, dave.token, '{ ledgers(first: 1) { pageInfo { endCursor } } }'))
+      .body.data.ledgers.pageInfo.endCursor as string;
+    const schemaCursor = (await gql(server.baseUrl, dave.token, '{ schemas(first: 1) { pageInfo { endCursor } } }'))
+      .body.data.schemas.pageInfo.endCursor as string;
+    const [payload, signature] = ledgerCursor.split('.');
+    const forged = Buffer.from(JSON.stringify(['not a time', 'led_x'])).toString('base64url');
+    const ledgersAfter = 'query($after: String) { ledgers(after: $after) { nodes { ik } } }';
+    const versionsAfter = 'query($after: String) { schema(schema: { key: "s" }) { versions(after: $after) { nodes { version } } } }';
+    const cases: [string, string, string][] = [
+      ['tampered', ledgersAfter, `${forged}.${signature}`],
+      ['truncated', ledgersAfter, ledgerCursor.slice(0, -4)],
+      ['unsigned', ledgersAfter, payload],
+      ['from another list', ledgersAfter, schemaCursor],
+      ['a ledger cursor on schema versions', versionsAfter, ledgerCursor],
+    ];
+    for (const [label, query, after] of cases) {
+      const result = await gql(server.baseUrl, dave.token, query, { after });
+      expect(result.status, label).toBe(200);
+      expect(result.body.errors?.[0]?.extensions?.code, label).toBe('invalid_input_provided');
+    }
+    const foreign = await gql(server.baseUrl, alice.token, ledgersAfter, { after: ledgerCursor });
+    expect(foreign.body.errors?.[0]?.extensions?.code).toBe('invalid_input_provided');
+    const own = await gql(server.baseUrl, dave.token, ledgersAfter, { after: ledgerCursor });
+    expect(own.body.data.ledgers.nodes).toEqual([{ ik: 'c1' }]);
+  });
 });
 
 describe('pending features', () => {

@@ -1,6 +1,5 @@
 import type { SchemaResolvers } from '../../../generated/ledger.js';
 import { DomainError } from '../../core/errors.js';
-import { pageRequest, toPage } from '../../core/pagination.js';
 import { pageLedgers } from '../../db/ledgers.js';
 import { findSchemaVersion, pageSchemaVersions } from '../../db/ledgerSchemas.js';
 
@@ -11,14 +10,16 @@ export const Schema: SchemaResolvers = {
     if (!version) throw new DomainError('schema_not_found', `Schema ${row.key} has no version ${wanted ?? ''}.`.trim());
     return version;
   },
-  versions: async (row, args, { sql }) => {
-    const request = pageRequest(args);
+  versions: async (row, args, { sql, pages }) => {
+    const versionPages = pages(`schema-versions:${row.key}`);
+    const request = versionPages.request(args);
     const rows = await pageSchemaVersions(sql, row.workspaceId, row.key, request);
-    return toPage(request, rows, (version) => [String(version.version)]);
+    return versionPages.page(request, rows, (version) => [String(version.version)]);
   },
-  ledgers: async (row, args, { sql }) => {
-    const request = pageRequest(args);
+  ledgers: async (row, args, { sql, pages }) => {
+    const ledgerPages = pages(`schema-ledgers:${row.key}`);
+    const request = ledgerPages.request(args);
     const rows = await pageLedgers(sql, row.workspaceId, request, { schemaKey: row.key });
-    return toPage(request, rows, (ledger) => [ledger.created.toISOString(), ledger.id]);
+    return ledgerPages.page(request, rows, (ledger) => [ledger.created.toISOString(), ledger.id]);
   },
 };
