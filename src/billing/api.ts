@@ -4,6 +4,7 @@ import type { Middleware } from 'koa';
 import type { Context as OperationContext, Document } from 'openapi-backend';
 import { parse as parseYaml } from 'yaml';
 import { DomainError, type Violation } from '../core/errors.js';
+import { findUnstorableText } from '../core/text.js';
 import type { Sql } from '../db/sql.js';
 import { callerOf } from '../http/bearerAuth.js';
 import { rejectUnreadBody } from '../http/bodies.js';
@@ -59,6 +60,7 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer }
         throw new DomainError('unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
       }
       rejectUnreadBody(ctx);
+      rejectUnstorableText(c);
     },
     notImplemented: (c: OperationContext) => {
       throw new DomainError('not_implemented', `${c.operation.operationId} is not available in this version of Tally yet.`);
@@ -132,6 +134,16 @@ function decodable(path: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** NUL and unpaired surrogates are refused in every text the request carries, before any handler. */
+function rejectUnstorableText(c: OperationContext): void {
+  const violation = findUnstorableText(c.request.requestBody, '/body')
+    ?? findUnstorableText(c.request.params, '/path')
+    ?? findUnstorableText(c.request.query, '/query');
+  if (violation) {
+    throw new DomainError('invalid_request', 'Text must be valid Unicode without NUL characters.', { violations: [violation] });
   }
 }
 

@@ -140,10 +140,27 @@ describe('bad input gets a typed 4xx and changes nothing', () => {
     expect(listed.body.data.map((p: { code: string }) => p.code)).not.toContain('x1');
   });
 
-  it('a NUL character in text → 400, not a database failure', async () => {
-    const response = await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: { ...coffee, code: 'nul\u0000code' } });
-    expect(response.status).toBe(400);
-    expect(response.body.code).toBe('invalid_request');
+  it.each([
+    ['a NUL in the code', { ...coffee, code: 'nul\u0000code' }, '/body/code'],
+    ['an unpaired surrogate in a role name', { ...coffee, code: 'lone', paid_by_roles: [{ name: 'buyer\ud800' }] }, '/body/paid_by_roles/0/name'],
+    ['a reversed surrogate pair in the description', { ...coffee, code: 'rev', description: '\udc00\ud83d' }, '/body/description'],
+  ])('%s → 400 pointing at it, nothing stored', async (_label, body, pointer) => {
+    for (const prefix of ['/billing', '']) {
+      // JSON.stringify escapes lone surrogates as \uXXXX, exactly as a hostile client would send them.
+      const response = await rest(server.baseUrl, 'POST', `${prefix}/products`, { token: alice.token, body });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ code: 'invalid_request', details: { violations: [{ pointer }] } });
+    }
+    const listed = await rest(server.baseUrl, 'GET', '/billing/products', { token: alice.token });
+    expect(listed.body.data.map((p: { code: string }) => p.code)).not.toContain(body.code);
+  });
+
+  it('a NUL or lone surrogate in a path parameter → 400, not a lookup', async () => {
+    for (const path of ['/billing/products/a%00b', '/products/%00']) {
+      const response = await rest(server.baseUrl, 'GET', path, { token: alice.token });
+      expect([response.status, response.body.code]).toEqual([400, 'invalid_request']);
+      expect(response.body.details.violations[0].pointer).toMatch(/^\/path\//);
+    }
   });
 
   it('a path that is not valid percent-encoding → 400', async () => {
