@@ -29,7 +29,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const app = new Koa<AppState>();
 
   const router = new Router<AppState>();
-  router.post('/oauth2/token', oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds }));
+  router.post('/oauth2/token', oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds, log }));
   router.get('/healthz', healthz);
   router.get('/readyz', readyz(sql));
   router.get('/schema.graphql', serveContract(SDL_PATH, 'text/plain; charset=utf-8'));

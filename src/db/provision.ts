@@ -38,7 +38,7 @@ export async function ensureBootstrapClient(
       await createClient(tx, await createWorkspace(tx, workspaceName), { clientId, clientSecret, name: 'bootstrap' });
       return 'created';
     }
-    if (verifySecret(clientSecret, existing.secretHash)) return 'unchanged';
+    if (await verifySecret(clientSecret, existing.secretHash)) return 'unchanged';
     await updateClientSecret(tx, clientId, hashSecret(clientSecret));
     return 'updated';
   });

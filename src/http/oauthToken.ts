@@ -1,19 +1,24 @@
 import type { Middleware } from 'koa';
-import { verifySecret } from '../core/credentials.js';
+import { secretVerifier } from '../core/credentials.js';
 import { DomainError, type ErrorCode } from '../core/errors.js';
+import { findUnstorableText } from '../core/text.js';
 import { issueToken } from '../core/tokens.js';
 import type { Sql } from '../db/sql.js';
 import { findClient } from '../db/workspaces.js';
 import { rejectUnreadBody } from './bodies.js';
 import type { AppState } from './context.js';
+import { toDomainError } from './errors.js';
+import type { Logger } from './log.js';
 
-export type TokenEndpointOptions = { sql: Sql; signingKey: Buffer; ttlSeconds: number };
+export type TokenEndpointOptions = { sql: Sql; signingKey: Buffer; ttlSeconds: number; log: Logger };
 
-// RFC 6749 names for our catalogue codes, so generic OAuth clients read the failure too.
+// RFC 6749 §5.2 names for our catalogue codes, so generic OAuth clients read every failure too.
 const OAUTH_ERROR: Partial<Record<ErrorCode, string>> = {
   invalid_client: 'invalid_client',
   unsupported_grant_type: 'unsupported_grant_type',
-  invalid_request: 'invalid_request',
+  internal_error: 'server_error',
+  service_unavailable: 'temporarily_unavailable',
+  deadline_exceeded: 'temporarily_unavailable',
 };
 
 const FORM_FIELDS = new Set(['grant_type', 'scope', 'client_id']);
@@ -21,9 +26,11 @@ const FORM_FIELDS = new Set(['grant_type', 'scope', 'client_id']);
 /**
  * POST /oauth2/token, the client-credentials grant exactly as the official SDKs send it: HTTP Basic
  * client_id:client_secret and a form body grant_type=client_credentials (optional scope, which is
- * ignored, and client_id, which must then name the same client).
+ * ignored, and client_id, which must then name the same client). Every answer, success or
+ * failure, has the RFC 6749 shape; failures also carry our catalogue fields.
  */
 export function oauthToken(options: TokenEndpointOptions): Middleware<AppState> {
+  const verifySecret = secretVerifier();
   return async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     try {
@@ -32,19 +39,16 @@ export function oauthToken(options: TokenEndpointOptions): Middleware<AppState> 
         throw new DomainError('unsupported_media_type', 'Send the token request as application/x-www-form-urlencoded.');
       }
       const form = readForm(ctx.request.body);
-      const unknown = Object.keys(form).filter((field) => !FORM_FIELDS.has(field));
-      if (unknown.length > 0) throw new DomainError('invalid_request', `Unknown form fields: ${unknown.join(', ')}.`);
       if (!form.grant_type) throw new DomainError('invalid_request', 'grant_type is required.');
       if (form.grant_type !== 'client_credentials') {
         throw new DomainError('unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
       }
       const credentials = basicCredentials(ctx.get('authorization'));
-      if (!credentials) throw new DomainError('invalid_client', 'Client authentication is required (HTTP Basic).');
       if (form.client_id !== undefined && form.client_id !== credentials.clientId) {
         throw new DomainError('invalid_client', 'client_id does not match the authenticated client.');
       }
       const client = await findClient(options.sql, credentials.clientId);
-      if (!client || !verifySecret(credentials.clientSecret, client.secretHash)) {
+      if (!client || !(await verifySecret(client.clientId, credentials.clientSecret, client.secretHash))) {
         throw new DomainError('invalid_client', 'Unknown client or wrong secret.');
       }
       const expiresAt = Math.floor(Date.now() / 1000) + options.ttlSeconds;
@@ -54,10 +58,17 @@ export function oauthToken(options: TokenEndpointOptions): Middleware<AppState> 
         token_type: 'Bearer',
         expires_in: options.ttlSeconds,
       };
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+    } catch (thrown) {
+      const error = toDomainError(thrown);
+      if (error.code === 'internal_error') {
+        options.log.error('token request failed', {
+          request_id: ctx.state.requestId, error: thrown instanceof Error ? thrown.stack : String(thrown),
+        });
+      }
       ctx.status = error.status;
+      ctx.set('x-should-retry', String(error.retryable));
       if (error.code === 'invalid_client') ctx.set('WWW-Authenticate', 'Basic realm="tally"');
+      if (error.retryable) ctx.set('Retry-After', '1');
       ctx.body = {
         error: OAUTH_ERROR[error.code] ?? 'invalid_request',
         error_description: error.message,
@@ -70,26 +81,42 @@ export function oauthToken(options: TokenEndpointOptions): Middleware<AppState> 
   };
 }
 
+/** The form as single string values; the contract's form is closed and every field appears once. */
 function readForm(body: unknown): Record<string, string> {
-  if (!body || typeof body !== 'object') return {};
-  const form: Record<string, string> = {};
-  for (const [key, value] of Object.entries(body)) if (typeof value === 'string') form[key] = value;
+  const fields = body && typeof body === 'object' ? Object.entries(body) : [];
+  const unknown = fields.map(([key]) => key).filter((key) => !FORM_FIELDS.has(key));
+  if (unknown.length > 0) {
+    throw new DomainError('invalid_request', `Unknown form fields: ${unknown.map((key) => JSON.stringify(key)).join(', ')}.`);
+  }
+  const repeated = fields.filter(([, value]) => typeof value !== 'string').map(([key]) => key);
+  if (repeated.length > 0) throw new DomainError('invalid_request', `Form fields must appear once: ${repeated.join(', ')}.`);
+  const form = Object.fromEntries(fields) as Record<string, string>;
+  const unstorable = findUnstorableText(form, '/body');
+  if (unstorable) throw new DomainError('invalid_request', `Form field ${unstorable.pointer.slice(6)} ${unstorable.message}.`);
   return form;
 }
 
-function basicCredentials(header: string) {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
-  if (!match) return undefined;
+const BASIC = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i;
+
+/** HTTP Basic client credentials (RFC 6749 §2.3.1: each part form-urlencoded before joining). */
+function basicCredentials(header: string): { clientId: string; clientSecret: string } {
+  const match = BASIC.exec(header);
+  if (!match) throw new DomainError('invalid_client', 'Client authentication is required (HTTP Basic).');
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  // RFC 6749 §2.3.1: both parts are form-urlencoded before being joined.
+  let credentials: { clientId: string; clientSecret: string } | undefined;
   try {
-    return {
-      clientId: decodeURIComponent(decoded.slice(0, colon)),
-      clientSecret: decodeURIComponent(decoded.slice(colon + 1)),
-    };
+    if (colon > 0) {
+      credentials = {
+        clientId: decodeURIComponent(decoded.slice(0, colon)),
+        clientSecret: decodeURIComponent(decoded.slice(colon + 1)),
+      };
+    }
   } catch {
-    return undefined; // malformed %-escapes: not credentials at all
+    // malformed %-escapes: not credentials at all
   }
+  if (!credentials || findUnstorableText(credentials, '')) {
+    throw new DomainError('invalid_client', 'The HTTP Basic credentials are malformed: expected base64(client_id:client_secret).');
+  }
+  return credentials;
 }

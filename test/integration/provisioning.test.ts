@@ -16,7 +16,7 @@ describe('start-up provisioning', () => {
     expect(first?.clientSecret).toBeTruthy();
     const stored = await findClient(db.sql, first!.clientId);
     expect(stored!.secretHash).not.toContain(first!.clientSecret);
-    expect(verifySecret(first!.clientSecret, stored!.secretHash)).toBe(true);
+    expect(await verifySecret(first!.clientSecret, stored!.secretHash)).toBe(true);
     expect(await ensureDevelopmentClient(db.sql)).toBeUndefined();
   });
 
@@ -25,7 +25,7 @@ describe('start-up provisioning', () => {
     expect(await ensureBootstrapClient(db.sql, 'ci-client', 'secret-1', 'CI')).toBe('unchanged');
     expect(await ensureBootstrapClient(db.sql, 'ci-client', 'secret-2', 'CI')).toBe('updated');
     const client = await findClient(db.sql, 'ci-client');
-    expect(verifySecret('secret-2', client!.secretHash)).toBe(true);
+    expect(await verifySecret('secret-2', client!.secretHash)).toBe(true);
     expect((await listWorkspaces(db.sql)).filter((w) => w.name === 'CI')).toHaveLength(1);
   });
 });
