@@ -41,10 +41,11 @@ export function secretVerifier(maxClients = 10_000): SecretVerifier {
   const digestOf = (secret: string) => createHash('sha256').update(secret).digest();
   return async (clientId, secret, storedHash) => {
     const known = proven.get(clientId);
-    if (known && known.storedHash === storedHash) return timingSafeEqual(known.digest, digestOf(secret));
+    const digest = digestOf(secret);
+    if (known && known.storedHash === storedHash && timingSafeEqual(known.digest, digest)) return true;
     if (!(await verifySecret(secret, storedHash))) return false;
     proven.delete(clientId);
-    proven.set(clientId, { storedHash, digest: digestOf(secret) });
+    proven.set(clientId, { storedHash, digest });
     if (proven.size > maxClients) proven.delete(proven.keys().next().value!);
     return true;
   };
