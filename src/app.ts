@@ -7,6 +7,7 @@ import type { AppState } from './http/context.js';
 import { OPENAPI_PATH, SDL_PATH, serveContract } from './http/contracts.js';
 import { errorResponses, methodNotAllowed } from './http/errors.js';
 import { healthz, readyz } from './http/health.js';
+import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE, inFlightLimiter } from './http/inFlight.js';
 import type { Logger } from './http/log.js';
 import { oauthToken } from './http/oauthToken.js';
 import { requestLog } from './http/requestLog.js';
@@ -21,12 +22,15 @@ export type AppOptions = {
   log: Logger;
   /** GraphQL documents kept parsed and validated; 0 turns the cache off (benchmarks only). */
   documentCacheSize?: number;
+  /** Requests one workspace may have in flight on this process; more get 429 too_many_requests. */
+  maxInFlightPerWorkspace?: number;
 };
 
 /** Middleware order and routes; no logic lives here. */
 export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const { sql, signingKey, log } = options;
   const app = new Koa<AppState>();
+  const limiter = inFlightLimiter(options.maxInFlightPerWorkspace ?? DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE);
 
   const router = new Router<AppState>();
   router.post('/oauth2/token', oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds, log }));
@@ -37,12 +41,13 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const graphql = graphqlEndpoint({
     schema: buildLedgerSchema(), sql, log, cursors: cursorSigner(signingKey), documentCacheSize: options.documentCacheSize,
   });
-  router.all('/graphql', graphqlAuth(signingKey), requireReadableBody, graphql);
+  router.all('/graphql', graphqlAuth(signingKey, limiter), requireReadableBody, graphql);
 
-  const billing = await createBillingApi({ sql, signingKey });
+  const billing = await createBillingApi({ sql, signingKey, limiter });
 
   app.use(requestLog(log));
   app.use(errorResponses(log));
+  app.use(limiter.middleware);
   app.use(readBodies());
   app.use(router.routes());
   app.use(router.allowedMethods({

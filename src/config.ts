@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE } from './http/inFlight.js';
 
 export type Config = {
   port: number;
@@ -11,6 +12,10 @@ export type Config = {
   databasePoolMax: number;
   bootstrap?: { clientId: string; clientSecret: string; workspaceName: string };
   tokenTtlSeconds: number;
+  /** Longest a single SQL statement of a request may run before PostgreSQL cancels it. */
+  requestTimeoutMs: number;
+  /** Requests one workspace may have in flight on this process before getting 429. */
+  maxInFlightPerWorkspace: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 };
 
@@ -56,6 +61,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { clientId, clientSecret, workspaceName: env.BOOTSTRAP_WORKSPACE_NAME || 'Default' }
       : undefined,
     tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', 3600, 121, 86400),
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 10_000, 100, 600_000),
+    maxInFlightPerWorkspace: integer('WORKSPACE_MAX_IN_FLIGHT', DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE, 1, 10_000),
     logLevel,
   };
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);

@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     ephemeral: config.ephemeral,
     dataDir: config.dataDir,
     poolMax: config.databasePoolMax,
+    statementTimeoutMs: config.requestTimeoutMs,
     log: (message) => log.info(message),
   });
   const { sql } = database;
@@ -29,8 +30,14 @@ async function main(): Promise<void> {
     if (credential) printDevelopmentCredential(credential, config.port);
   }
 
-  const app = await createApp({ sql, signingKey: await tokenSigningKey(sql), tokenTtlSeconds: config.tokenTtlSeconds, log });
+  const app = await createApp({
+    sql, signingKey: await tokenSigningKey(sql), tokenTtlSeconds: config.tokenTtlSeconds, log,
+    maxInFlightPerWorkspace: config.maxInFlightPerWorkspace,
+  });
   const server = app.listen(config.port, config.host);
+  // A client that trickles its request in (slowloris) gives up its socket after this long.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   log.info('listening', { url: `http://localhost:${config.port}`, database: config.databaseUrl ? 'external' : 'embedded' });
 

@@ -11,6 +11,7 @@ import { rejectUnreadBody } from '../http/bodies.js';
 import { methodNotAllowed } from '../http/errors.js';
 import { OPENAPI_PATH } from '../http/contracts.js';
 import type { AppContext, AppState } from '../http/context.js';
+import type { InFlightLimiter } from '../http/inFlight.js';
 import type { OperationId } from './handler.js';
 import { handlers } from './handlers.js';
 import { OpenAPI31Backend } from './openapi31Backend.js';
@@ -24,7 +25,7 @@ export type BillingApi = { middleware: Middleware<AppState>; backend: OpenAPI31B
  * schemes authenticate, its schemas validate; handlers only see valid, authenticated input.
  * Routes are served under /billing (current form) and unprefixed (earlier form).
  */
-export async function createBillingApi(options: { sql: Sql; signingKey: Buffer }): Promise<BillingApi> {
+export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; limiter: InFlightLimiter }): Promise<BillingApi> {
   const backend = new OpenAPI31Backend({ definition: billingRoutesOf(loadSpec()), validate: true });
 
   const authenticate = (_c: OperationContext, ctx: AppContext) => {
@@ -56,6 +57,7 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer }
     // Runs once the route is known and the caller checked: only then do body problems count.
     postSecurityHandler: (c: OperationContext, ctx: AppContext) => {
       if (!c.security?.authorized) return;
+      options.limiter.admit(ctx);
       if (hasUnreadableBody(ctx)) {
         throw new DomainError('unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
       }

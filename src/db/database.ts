@@ -9,6 +9,8 @@ export type DatabaseOptions = {
   ephemeral: boolean;
   dataDir: string;
   poolMax: number;
+  /** statement_timeout of the pool's connections (the request time budget); 0: none. */
+  statementTimeoutMs?: number;
   log: (message: string) => void;
 };
 
@@ -27,7 +29,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     url = await ensureDatabase(embedded.url, DATABASE_NAME);
   }
-  const sql = connect(url, { max: options.poolMax });
+  const sql = connect(url, { max: options.poolMax, statementTimeoutMs: options.statementTimeoutMs });
   try {
     const applied = await migrate(sql);
     if (applied.length > 0) options.log(`applied migrations: ${applied.join(', ')}`);

@@ -20,6 +20,10 @@ const UNSTORABLE_VALUE = new Set([
 
 export function domainErrorFromDatabase(error: unknown): DomainError | undefined {
   if (!(error instanceof postgres.PostgresError)) return undefined;
+  if (error.code === '57014') {
+    // query_canceled: statement_timeout, the request time budget; the transaction rolled back.
+    return new DomainError('deadline_exceeded', 'The request took longer than the server allows and was cancelled; nothing was written.');
+  }
   const byConstraint = error.constraint_name ? CONSTRAINT_ERRORS[error.constraint_name] : undefined;
   if (byConstraint) return byConstraint();
   if (UNSTORABLE_VALUE.has(error.code)) {

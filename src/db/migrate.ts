@@ -11,6 +11,8 @@ const MIGRATION_LOCK = 7_310_001;
 export async function migrate(sql: Sql): Promise<string[]> {
   const files = fs.readdirSync(MIGRATIONS_DIR).filter((name) => name.endsWith('.sql')).sort();
   return sql.begin(async (tx) => {
+    // Migrations may run long; the request time budget of the pool's connections is not for them.
+    await tx`set local statement_timeout = 0`;
     await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`
       create table if not exists schema_migrations (

@@ -8,6 +8,8 @@ export type AppState = {
   caller?: Caller;
   /** Why the body could not be read; raised only once routing and authentication have passed. */
   bodyError?: unknown;
+  /** Gives back the caller's in-flight slot (inFlight.ts); set once the request was admitted. */
+  releaseSlot?: () => void;
 };
 
 export type AppContext = ParameterizedContext<AppState, Context>;

@@ -40,7 +40,7 @@ export function errorResponses(log: Logger): Middleware<AppState> {
       // The official SDKs retry 409 and 5xx unless told otherwise; a conflict will not go away.
       ctx.set('x-should-retry', String(error.retryable));
       if (error.code === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer');
-      if (error.code === 'service_unavailable') ctx.set('Retry-After', '1');
+      if (error.retryable && error.status >= 429) ctx.set('Retry-After', '1');
     }
   };
 }

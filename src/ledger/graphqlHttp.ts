@@ -2,7 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/koa';
 import type { Middleware } from 'koa';
+import { DomainError } from '../core/errors.js';
 import { callerOf } from '../http/bearerAuth.js';
+import type { InFlightLimiter } from '../http/inFlight.js';
 import type { AppState } from '../http/context.js';
 import type { Logger } from '../http/log.js';
 import { expectedFailure } from '../db/errors.js';
@@ -62,9 +64,21 @@ function publicError(error: GraphQLError, requestId: string, log: Logger): Graph
 }
 
 /** Bearer auth for /graphql, answering failures in the GraphQL response shape. */
-export function graphqlAuth(signingKey: Buffer): Middleware<AppState> {
+export function graphqlAuth(signingKey: Buffer, limiter: InFlightLimiter): Middleware<AppState> {
   return async (ctx, next) => {
     ctx.state.caller = callerOf(ctx.get('authorization'), signingKey);
+    if (ctx.state.caller) {
+      try {
+        limiter.admit(ctx);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        ctx.status = error.status;
+        ctx.set('Retry-After', '1');
+        ctx.set('x-should-retry', 'true');
+        ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, retryable: true, request_id: ctx.state.requestId } }] };
+        return;
+      }
+    }
     if (!ctx.state.caller) {
       ctx.status = 401;
       ctx.set('WWW-Authenticate', 'Bearer');

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/app.js';
+import { createApp, type AppOptions } from '../../src/app.js';
 import { createClient, createWorkspace } from '../../src/db/provision.js';
 import { tokenSigningKey } from '../../src/db/workspaces.js';
 import { silentLogger } from '../../src/http/log.js';
@@ -18,9 +18,11 @@ export type TestServer = {
 };
 
 /** The real app on a random loopback port, over a database of its own. */
-export async function startTestServer(): Promise<TestServer> {
+export async function startTestServer(options: Partial<AppOptions> = {}): Promise<TestServer> {
   const db = await createTestDatabase();
-  const app = await createApp({ sql: db.sql, signingKey: await tokenSigningKey(db.sql), tokenTtlSeconds: 3600, log: silentLogger });
+  const app = await createApp({
+    sql: db.sql, signingKey: await tokenSigningKey(db.sql), tokenTtlSeconds: 3600, log: silentLogger, ...options,
+  });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
