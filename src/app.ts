@@ -11,7 +11,9 @@ import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE, inFlightLimiter } from './http/inF
 import type { Logger } from './http/log.js';
 import { oauthToken } from './http/oauthToken.js';
 import { requestLog } from './http/requestLog.js';
-import { graphqlAuth, graphqlEndpoint } from './ledger/graphqlHttp.js';
+import { graphqlAuth } from './ledger/graphqlAuth.js';
+import { graphqlErrors } from './ledger/graphqlErrors.js';
+import { graphqlEndpoint } from './ledger/graphqlHttp.js';
 import { buildLedgerSchema } from './ledger/schema.js';
 import { cursorSigner } from './core/cursors.js';
 
@@ -41,7 +43,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const graphql = graphqlEndpoint({
     schema: buildLedgerSchema(), sql, log, cursors: cursorSigner(signingKey), documentCacheSize: options.documentCacheSize,
   });
-  router.all('/graphql', graphqlAuth(signingKey, limiter), requireReadableBody, graphql);
+  router.all('/graphql', graphqlErrors(log), graphqlAuth(signingKey, limiter), requireReadableBody, graphql);
 
   const billing = await createBillingApi({ sql, signingKey, limiter });
 

@@ -58,9 +58,14 @@ export type Pager = {
   page<T>(request: PageRequest, rows: T[], cursorOf: (row: T) => string[]): Page<T>;
 };
 
-export function pager(cursors: Cursors): Pager {
+/** `charge` is told each page size before any row is read, so a request's total can be bounded. */
+export function pager(cursors: Cursors, charge: (pageSize: number) => void = () => {}): Pager {
   return {
-    request: (args) => pageRequest(args, cursors),
+    request: (args) => {
+      const request = pageRequest(args, cursors);
+      charge(request.size);
+      return request;
+    },
     page: (request, rows, cursorOf) => toPage(request, rows, cursorOf, cursors),
   };
 }

@@ -3,6 +3,7 @@ import { pager, type Pager } from '../core/pagination.js';
 import type { Sql } from '../db/sql.js';
 import type { Caller } from '../http/context.js';
 import type { Logger } from '../http/log.js';
+import { listItemBudget } from './limits.js';
 
 /** What every resolver receives. A type alias, not an interface: graphql-http requires an index signature. */
 export type GqlContext = {
@@ -17,11 +18,12 @@ export type GqlContext = {
 export type GqlServices = { sql: Sql; log: Logger; cursors: CursorSigner };
 
 export function createGqlContext(services: GqlServices, caller: Caller, requestId: string): GqlContext {
+  const charge = listItemBudget();
   return {
     sql: services.sql,
     caller,
     requestId,
     log: services.log,
-    pages: (list) => pager(services.cursors.forList(list, caller.workspaceId)),
+    pages: (list) => pager(services.cursors.forList(list, caller.workspaceId), charge),
   };
 }

@@ -1,40 +1,70 @@
-import { parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
+import { GraphQLError, parse, validate, type DocumentNode, type ValidationRule } from 'graphql';
+import { DOCUMENT_LIMITS, documentLimitRules, limitExceeded } from './limits.js';
+import { unstorableTextRule } from './textRule.js';
 
 // Parsing and validating a document costs ~100x executing a small one, and clients send the same
-// few documents over and over: cache both, by query text and by parsed document.
+// few documents over and over: cache both, by query text and by parsed document. The cache is
+// bounded by count and by total text size (a document may be mostly a long comment), and the
+// limits of limits.ts are checked once per document, before graphql's own rules.
 
 const MAX_DOCUMENTS = 1000;
+const MAX_SOURCE_CHARACTERS = 8 * 1024 * 1024;
 
 export type DocumentCache = {
   parse: typeof parse;
   validate: typeof validate;
 };
 
-export function createDocumentCache(maxDocuments = MAX_DOCUMENTS): DocumentCache {
+export function createDocumentCache(maxDocuments = MAX_DOCUMENTS, maxSourceCharacters = MAX_SOURCE_CHARACTERS): DocumentCache {
   const parsed = new Map<string, DocumentNode>();
+  let cachedCharacters = 0;
   const validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
+
+  const remember = (source: string, document: DocumentNode) => {
+    parsed.set(source, document);
+    cachedCharacters += source.length;
+    // Map order doubles as least-recently-used order.
+    while (parsed.size > maxDocuments || cachedCharacters > maxSourceCharacters) {
+      const oldest = parsed.keys().next().value!;
+      parsed.delete(oldest);
+      cachedCharacters -= oldest.length;
+    }
+  };
 
   const cachedParse = ((source: string) => {
     const hit = parsed.get(source);
     if (hit) {
-      parsed.delete(source); // re-insert: Map order doubles as least-recently-used order
+      parsed.delete(source);
       parsed.set(source, hit);
       return hit;
     }
-    const document = parse(source);
-    parsed.set(source, document);
-    if (parsed.size > maxDocuments) parsed.delete(parsed.keys().next().value!);
+    const document = parseWithinLimits(source);
+    remember(source, document);
     return document;
   }) as typeof parse;
 
   // The schema and rules are fixed for the life of the process, so the document alone is the key.
-  const cachedValidate = ((schema, document, rules) => {
+  const cachedValidate = ((schema, document, rules: readonly ValidationRule[] = []) => {
     const hit = validated.get(document);
     if (hit) return hit;
-    const errors = validate(schema, document, rules);
+    // Limits first and alone: graphql's own rules (overlapping fields, above all) are superlinear
+    // on the documents the limits refuse.
+    const refused = validate(schema, document, [...documentLimitRules, unstorableTextRule]);
+    const errors = refused.length > 0 ? refused : validate(schema, document, rules);
     validated.set(document, errors);
     return errors;
   }) as typeof validate;
 
   return { parse: cachedParse, validate: cachedValidate };
+}
+
+function parseWithinLimits(source: string): DocumentNode {
+  try {
+    return parse(source, { maxTokens: DOCUMENT_LIMITS.tokens });
+  } catch (error) {
+    if (error instanceof GraphQLError && error.message.includes('tokens. Parsing aborted')) {
+      throw limitExceeded('tokens', `The document has more than ${DOCUMENT_LIMITS.tokens} tokens`);
+    }
+    throw error;
+  }
 }

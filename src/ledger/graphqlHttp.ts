@@ -1,21 +1,24 @@
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
-import { createHandler } from 'graphql-http/lib/use/koa';
+import { createHandler, parseRequestParams, type Request as GraphqlRequest } from 'graphql-http';
 import type { Middleware } from 'koa';
-import { DomainError } from '../core/errors.js';
-import { callerOf } from '../http/bearerAuth.js';
-import type { InFlightLimiter } from '../http/inFlight.js';
-import type { AppState } from '../http/context.js';
-import type { Logger } from '../http/log.js';
+import type { CursorSigner } from '../core/cursors.js';
+import { findUnstorableText } from '../core/text.js';
 import { expectedFailure } from '../db/errors.js';
 import type { Sql } from '../db/sql.js';
+import type { AppState } from '../http/context.js';
+import type { Logger } from '../http/log.js';
 import { createGqlContext, type GqlContext } from './context.js';
-import type { CursorSigner } from '../core/cursors.js';
 import { createDocumentCache } from './documentCache.js';
+import { graphqlErrorBody, responseMediaType, transportError } from './graphqlErrors.js';
 
-type RawWithState = IncomingMessage & { tallyState?: AppState };
+type Request = GraphqlRequest<IncomingMessage, AppState>;
 
-/** POST/GET /graphql over graphql-http, with cached documents and errors that never leak internals. */
+/**
+ * POST/GET /graphql over graphql-http's core handler, with our own Koa glue so that one place
+ * shapes every answer: cached and limited documents, an `extensions.code` on every error, and
+ * transport failures (405, 406, 415) in the GraphQL response shape rather than an empty body.
+ */
 export function graphqlEndpoint(options: {
   schema: GraphQLSchema;
   sql: Sql;
@@ -24,25 +27,73 @@ export function graphqlEndpoint(options: {
   documentCacheSize?: number;
 }): Middleware<AppState> {
   const cache = createDocumentCache(options.documentCacheSize);
-  const handler = createHandler<GqlContext>({
+  const handle = createHandler<IncomingMessage, AppState, GqlContext>({
     schema: options.schema,
     parse: cache.parse,
     validate: cache.validate,
-    // graphql-http hands us only Node's request, so the Koa state rides on it (set below).
-    context: (req) => {
-      const state = (req.raw as RawWithState).tallyState!;
-      return createGqlContext(options, state.caller!, state.requestId);
-    },
+    parseRequestParams: parseAndCheckParams,
+    context: (req) => createGqlContext(options, req.context.caller!, req.context.requestId),
     onOperation: (req, _args, result) => {
-      if (!('errors' in result) || !result.errors) return;
-      const { requestId } = (req.raw as RawWithState).tallyState!;
-      return { ...result, errors: result.errors.map((error) => publicError(error, requestId, options.log)) };
+      if (!result.errors) return;
+      return { ...result, errors: result.errors.map((error) => publicError(error, req.context.requestId, options.log)) };
     },
+    formatError: withCode,
   });
-  return async (ctx, next) => {
-    (ctx.req as RawWithState).tallyState = ctx.state;
-    await handler(ctx, next);
+
+  return async (ctx) => {
+    const [body, init] = await handle({
+      method: ctx.method,
+      url: ctx.url,
+      headers: ctx.headers,
+      // @koa/bodyparser has read JSON bodies already; anything else is refused by content type.
+      body: () => (ctx.request.body as Record<string, unknown> | undefined) ?? null,
+      raw: ctx.req,
+      context: ctx.state,
+    });
+    for (const [name, value] of Object.entries(init.headers ?? {})) ctx.set(name, String(value));
+    const replaced = transportError(init.status, ctx);
+    ctx.status = init.status;
+    if (replaced) {
+      ctx.type = responseMediaType(ctx);
+      ctx.body = graphqlErrorBody(replaced, ctx.state.requestId);
+    } else {
+      ctx.body = body;
+    }
   };
+}
+
+/** graphql-http's own request parsing, plus the text check of every variable. */
+async function parseAndCheckParams(req: Request) {
+  const params = await parseRequestParams(req);
+  if (Array.isArray(params)) return params;
+  const { variables } = params as { variables?: Record<string, unknown> | null };
+  const problem = findUnstorableText(variables ?? undefined, '');
+  if (problem) {
+    throw new GraphQLError(`Variable at ${problem.pointer} ${problem.message}.`, {
+      extensions: { code: 'invalid_input_provided' },
+    });
+  }
+  return params;
+}
+
+/**
+ * The code of an error that has none yet. Request errors (not GraphQLErrors: a batched array,
+ * `variables` not an object, no query) and syntax errors are parse failures; the rest come from
+ * validation and variable coercion; an execution error without a code is a server fault.
+ */
+function withCode(error: Readonly<GraphQLError | Error>): GraphQLError {
+  if (!(error instanceof GraphQLError)) {
+    return new GraphQLError(`The request is not a GraphQL request: ${error.message}.`, {
+      extensions: { code: 'graphql_parse_failed' },
+    });
+  }
+  if (error.extensions?.code) return error;
+  const code = error.message.startsWith('Syntax Error') ? 'graphql_parse_failed'
+    : error.path ? 'internal_error' : 'graphql_validation_failed';
+  return new GraphQLError(error.message, {
+    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path,
+    originalError: error.originalError, extensions: { ...error.extensions, code },
+  });
 }
 
 /** Expected failures keep their message and gain their catalogue code; anything else is masked. */
@@ -51,9 +102,10 @@ function publicError(error: GraphQLError, requestId: string, log: Logger): Graph
   if (!original || original instanceof GraphQLError) return error;
   const expected = expectedFailure(original);
   if (expected) {
+    const { violations: _violations, ...details } = expected.details ?? {};
     return new GraphQLError(expected.message, {
       nodes: error.nodes, path: error.path,
-      extensions: { code: expected.code, retryable: expected.retryable },
+      extensions: { ...details, code: expected.code, retryable: expected.retryable },
     });
   }
   log.error('resolver failed', { request_id: requestId, path: error.path?.join('.'), error: original.stack });
@@ -61,35 +113,4 @@ function publicError(error: GraphQLError, requestId: string, log: Logger): Graph
     nodes: error.nodes, path: error.path,
     extensions: { code: 'internal_error', retryable: true, request_id: requestId },
   });
-}
-
-/** Bearer auth for /graphql, answering failures in the GraphQL response shape. */
-export function graphqlAuth(signingKey: Buffer, limiter: InFlightLimiter): Middleware<AppState> {
-  return async (ctx, next) => {
-    ctx.state.caller = callerOf(ctx.get('authorization'), signingKey);
-    if (ctx.state.caller) {
-      try {
-        limiter.admit(ctx);
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        ctx.status = error.status;
-        ctx.set('Retry-After', '1');
-        ctx.set('x-should-retry', 'true');
-        ctx.body = { errors: [{ message: error.message, extensions: { code: error.code, retryable: true, request_id: ctx.state.requestId } }] };
-        return;
-      }
-    }
-    if (!ctx.state.caller) {
-      ctx.status = 401;
-      ctx.set('WWW-Authenticate', 'Bearer');
-      ctx.body = {
-        errors: [{
-          message: 'A valid access token is required: send Authorization: Bearer <token>.',
-          extensions: { code: 'unauthorized', request_id: ctx.state.requestId },
-        }],
-      };
-      return;
-    }
-    await next();
-  };
 }

@@ -65,9 +65,11 @@ describe('createLedger', () => {
     expect((await gql(server.baseUrl, alice.token, GET, { ik: 'bad' })).body.data.ledger).toBeNull();
   });
 
-  it('answers text PostgreSQL cannot store with a BadRequestError, not an internal error', async () => {
+  it('refuses text PostgreSQL cannot store before the mutation runs, never with an internal error', async () => {
     const result = await gql(server.baseUrl, alice.token, CREATE, { ik: 'nul', ledger: { name: 'bad\u0000name' } });
-    expect(result.body.data.createLedger).toMatchObject({ __typename: 'BadRequestError', code: 'invalid_request', retryable: false });
+    expect(result.body.data).toBeUndefined();
+    expect(result.body.errors?.[0]?.extensions).toMatchObject({ code: 'invalid_input_provided' });
+    expect((await gql(server.baseUrl, alice.token, GET, { ik: 'nul' })).body.data.ledger).toBeNull();
   });
 
   it('needs an existing schema when one is named', async () => {

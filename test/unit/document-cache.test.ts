@@ -30,4 +30,29 @@ describe('GraphQL document cache', () => {
     const b = cache.parse('{ b: hello }');
     expect(cache.parse('{ b: hello }')).toBe(b);
   });
+
+  it('forgets the oldest texts beyond its size in characters, so long documents cannot pile up', () => {
+    const long = (name: string) => `{ hello } # ${name} ${'x'.repeat(40)}`; // 54 characters
+    const cache = createDocumentCache(1000, 120);
+    const a = cache.parse(long('a'));
+    const b = cache.parse(long('b'));
+    expect(cache.parse(long('a'))).toBe(a); // touch a: b is now the oldest
+    cache.parse(long('c')); // 162 characters would pass 120: b goes
+    expect(cache.parse(long('a'))).toBe(a);
+    expect(cache.parse(long('b'))).not.toBe(b);
+  });
+
+  it('refuses a document past the token limit without parsing it all', () => {
+    const cache = createDocumentCache(10);
+    expect(() => cache.parse(`{ ${'hello '.repeat(10_000)} }`)).toThrow(/limit tokens/);
+  });
+
+  it('runs the document limits before the schema rules, and only them when one fails', () => {
+    const cache = createDocumentCache(10);
+    const tooDeep = cache.parse(`{ ${'a { '.repeat(30)}b${' }'.repeat(30)} }`);
+    const errors = cache.validate(schema, tooDeep, specifiedRules);
+    expect(errors.length).toBeGreaterThan(0);
+    // No "Cannot query field a" from the schema rules: they did not run.
+    expect(new Set(errors.map((error) => error.extensions.code))).toEqual(new Set(['query_too_complex']));
+  });
 });
