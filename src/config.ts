@@ -10,6 +10,8 @@ export type Config = {
   ephemeral: boolean;
   dataDir: string;
   databasePoolMax: number;
+  /** Seconds a request waits for a database connection before answering 503 service_unavailable. */
+  databaseConnectTimeoutSeconds: number;
   bootstrap?: { clientId: string; clientSecret: string; workspaceName: string };
   tokenTtlSeconds: number;
   /** Longest a single SQL statement of a request may run before PostgreSQL cancels it. */
@@ -57,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ephemeral: flag('TALLY_EPHEMERAL'),
     dataDir: path.resolve(env.TALLY_DATA_DIR || '.data'),
     databasePoolMax: integer('DATABASE_POOL_MAX', 10, 1, 100),
+    databaseConnectTimeoutSeconds: integer('DATABASE_CONNECT_TIMEOUT_SECONDS', 5, 1, 120),
     bootstrap: clientId && clientSecret
       ? { clientId, clientSecret, workspaceName: env.BOOTSTRAP_WORKSPACE_NAME || 'Default' }
       : undefined,

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
+import { EmbeddedBusyError } from './db/embedded.js';
 import { ensureBootstrapClient, ensureDevelopmentClient } from './db/provision.js';
 import { tokenSigningKey } from './db/workspaces.js';
 import { createLogger } from './http/log.js';
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     poolMax: config.databasePoolMax,
     statementTimeoutMs: config.requestTimeoutMs,
+    connectTimeoutSeconds: config.databaseConnectTimeoutSeconds,
     log: (message) => log.info(message),
   });
   const { sql } = database;
@@ -78,6 +80,7 @@ function printDevelopmentCredential(credential: { workspaceId: string; clientId:
 }
 
 main().catch((error) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : error?.stack ?? error}\n`);
+  const expected = error instanceof ConfigError || error instanceof EmbeddedBusyError;
+  process.stderr.write(`${expected ? error.message : error?.stack ?? error}\n`);
   process.exit(1);
 });

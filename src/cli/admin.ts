@@ -21,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const database = await openDatabase({
-    databaseUrl: config.databaseUrl, ephemeral: false, dataDir: config.dataDir, poolMax: 2,
+    databaseUrl: config.databaseUrl, ephemeral: false, dataDir: config.dataDir, poolMax: 2, whenOwned: 'share',
     log: (message) => process.stderr.write(`${message}\n`),
   });
   try {

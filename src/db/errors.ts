@@ -18,7 +18,24 @@ const UNSTORABLE_VALUE = new Set([
   '22003', // numeric_value_out_of_range
 ]);
 
+// The database is away (down, restarting, unreachable, out of connections): retryable, never a 500.
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+]);
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+function unavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code !== 'string') return false;
+  if (error instanceof postgres.PostgresError) return UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08');
+  return UNREACHABLE_CODES.has(code);
+}
+
 export function domainErrorFromDatabase(error: unknown): DomainError | undefined {
+  if (unavailable(error)) {
+    return new DomainError('service_unavailable', 'The database cannot be reached right now; retry shortly.');
+  }
   if (!(error instanceof postgres.PostgresError)) return undefined;
   if (error.code === '57014') {
     // query_canceled: statement_timeout, the request time budget; the transaction rolled back.

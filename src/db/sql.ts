@@ -8,12 +8,15 @@ export type ConnectOptions = {
   max?: number;
   /** PostgreSQL cancels any statement running longer (statement_timeout); 0 or absent: no limit. */
   statementTimeoutMs?: number;
+  /** How long a query waits for a connection to open before failing (postgres.js defaults to 30 s). */
+  connectTimeoutSeconds?: number;
 };
 
 export function connect(url: string, options: ConnectOptions = {}): Sql {
   const budget = options.statementTimeoutMs ?? 0;
   return postgres(url, {
     max: options.max ?? 10,
+    connect_timeout: options.connectTimeoutSeconds ?? 5,
     onnotice: () => {},
     // numeric and int8 arrive as strings; money stays exact until core/ turns it into bigint.
     connection: {

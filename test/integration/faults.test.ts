@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ensureDatabase } from '../../src/db/database.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded.js';
+import { freePort } from '../support/ports.js';
+import { admin, runTallyToExit, startTally, stopTally, type TallyProcess } from '../support/tallyProcess.js';
+import { fetchToken } from '../support/token.js';
+
+// Faults a self-hosted Tally meets: its database going away and coming back, a second process on
+// the same embedded data folder, the admin CLI beside a running server, and kills.
+
+const folders: string[] = [];
+const running: TallyProcess[] = [];
+const databases: EmbeddedPostgres[] = [];
+afterAll(async () => {
+  for (const tally of running) await stopTally(tally, 'SIGKILL');
+  for (const database of databases) await database.stop();
+  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+});
+
+function temporaryFolder(): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-faults-'));
+  fs.chmodSync(folder, 0o755);
+  folders.push(folder);
+  return folder;
+}
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const ready = async (baseUrl: string) => (await fetch(`${baseUrl}/readyz`)).status === 200;
+
+function graphql(baseUrl: string, token: string, query: string) {
+  return fetch(`${baseUrl}/graphql`, {
+    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  }).then(async (response) => ({ status: response.status, body: (await response.json()) as { data?: any; errors?: any[] } }));
+}
+
+describe('while the database is unreachable', () => {
+  it('answers a typed, retryable 503 on every path, and recovers by itself when it returns', async () => {
+    const dataDir = temporaryFolder();
+    const port = await freePort();
+    const start = async () => {
+      const database = await startEmbeddedPostgres({ dataDir, ephemeral: false, fast: true, port });
+      databases.push(database);
+      return database;
+    };
+    let database = await start();
+    const url = await ensureDatabase(database.url, 'tally');
+    const tally = await startTally({
+      DATABASE_URL: url, BOOTSTRAP_CLIENT_ID: 'boot', BOOTSTRAP_CLIENT_SECRET: 'boot-secret', DATABASE_CONNECT_TIMEOUT_SECONDS: '2',
+    });
+    running.push(tally);
+    const token = await fetchToken(tally.baseUrl, 'boot', 'boot-secret');
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await fetch(`${tally.baseUrl}/billing/products`, { headers: auth })).status).toBe(200);
+
+    await database.stop();
+
+    const products = await fetch(`${tally.baseUrl}/billing/products`, { headers: auth });
+    expect(products.status).toBe(503);
+    expect(await products.json()).toMatchObject({ code: 'service_unavailable', retryable: true });
+    expect(products.headers.get('x-should-retry')).toBe('true');
+    expect(products.headers.get('retry-after')).toBe('1');
+    const query = await graphql(tally.baseUrl, token, '{ ledgers { nodes { id } } }');
+    expect(query.body.errors?.[0]?.extensions).toMatchObject({ code: 'service_unavailable', retryable: true });
+    const mutation = await graphql(tally.baseUrl, token,
+      'mutation { createLedger(ik: "down", ledger: { name: "D" }) { __typename ... on InternalError { code retryable } } }');
+    expect(mutation.body.data.createLedger).toEqual({ __typename: 'InternalError', code: 'service_unavailable', retryable: true });
+    const tokenRequest = await fetch(`${tally.baseUrl}/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('boot:boot-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    expect(tokenRequest.status).toBe(503);
+    expect(await tokenRequest.json()).toMatchObject({ error: 'temporarily_unavailable', code: 'service_unavailable', retryable: true });
+    expect((await fetch(`${tally.baseUrl}/readyz`)).status).toBe(503);
+
+    database = await start();
+    await until(() => ready(tally.baseUrl), 'readyz after the database returned');
+    expect((await fetch(`${tally.baseUrl}/billing/products`, { headers: auth })).status).toBe(200);
+    const created = await graphql(tally.baseUrl, token, 'mutation { createLedger(ik: "up", ledger: { name: "U" }) { __typename } }');
+    expect(created.body.data.createLedger.__typename).toBe('CreateLedgerResult');
+    expect(await stopTally(tally)).toBe(0);
+  }, 120_000);
+});
+
+describe('the embedded database has one owner', () => {
+  it('shares it with the admin CLI, refuses a second server, survives its PostgreSQL being killed, and recovers from a kill -9', async () => {
+    const env = { DATABASE_URL: '', TALLY_DATA_DIR: temporaryFolder(), BOOTSTRAP_CLIENT_ID: 'boot', BOOTSTRAP_CLIENT_SECRET: 'boot-secret' };
+    const first = await startTally(env);
+    running.push(first);
+    const token = await fetchToken(first.baseUrl, 'boot', 'boot-secret');
+
+    // The admin CLI uses the running database and leaves it running.
+    const workspaceId = (await admin(env, 'create-workspace', '--name', 'Acme')).stdout.trim();
+    expect(workspaceId).toMatch(/^ws_/);
+    expect((await admin(env, 'list-workspaces')).stdout).toContain('Acme');
+    expect(await ready(first.baseUrl)).toBe(true);
+    expect((await graphql(first.baseUrl, token, '{ workspace { id } }')).status).toBe(200);
+
+    // A second server on the same folder refuses at once, naming the owner; the first is unaffected.
+    const second = await runTallyToExit({ ...env, PORT: String(await freePort()) }).catch((error) => error);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`belongs to a running Tally (pid ${first.child.pid})`);
+    expect(await ready(first.baseUrl)).toBe(true);
+
+    // Its PostgreSQL killed outright: Tally restarts it and serves again.
+    const dataDir = /\(data: ([^)]+)\)/.exec(first.output())![1];
+    const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(postmaster, 'SIGKILL');
+    await until(async () => !(await ready(first.baseUrl)), 'readyz to notice the outage', 10_000).catch(() => {});
+    await until(() => ready(first.baseUrl), 'readyz after the restart');
+    expect((await graphql(first.baseUrl, token, '{ workspace { id } }')).status).toBe(200);
+    expect(first.output()).toContain('restarting it');
+
+    // Tally killed outright leaves its PostgreSQL behind; the next start cleans it up and serves.
+    expect(await stopTally(first, 'SIGKILL')).toBe(null);
+    const next = await startTally(env);
+    running.push(next);
+    expect(next.output()).toContain('left running');
+    expect((await admin(env, 'list-workspaces')).stdout).toContain('Acme');
+    expect(await stopTally(next)).toBe(0);
+    expect(fs.existsSync(path.join(env.TALLY_DATA_DIR, 'owner.json'))).toBe(false);
+  }, 180_000);
+});

@@ -1,0 +1,59 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './ports.js';
+
+// Tally as a user runs it: the real entry point in its own process, configured by environment.
+
+export const root = path.resolve(import.meta.dirname, '../..');
+const execFileAsync = promisify(execFile);
+
+export type TallyProcess = { child: ChildProcess; baseUrl: string; port: number; output: () => string };
+
+export async function startTally(env: Record<string, string>): Promise<TallyProcess> {
+  const port = await freePort();
+  const child = spawnTally(env, port);
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Tally did not start:\n${output}`)), 60_000);
+    child.stdout!.on('data', () => {
+      if (output.includes('"msg":"listening"')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`Tally exited with ${code}:\n${output}`)));
+  });
+  return { child, baseUrl: `http://127.0.0.1:${port}`, port, output: () => output };
+}
+
+export function spawnTally(env: Record<string, string>, port: number): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx/esm', 'src/main.ts'], {
+    cwd: root, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Stops with SIGTERM (graceful) or another signal; resolves with the exit code. */
+export function stopTally(started: TallyProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (started.child.exitCode !== null || started.child.signalCode !== null) return Promise.resolve(started.child.exitCode);
+  return new Promise((resolve) => {
+    started.child.once('exit', (code) => resolve(code));
+    started.child.kill(signal);
+  });
+}
+
+/** Runs the admin CLI with this environment; rejects (with code and stderr) on a non-zero exit. */
+export function admin(env: Record<string, string>, ...args: string[]) {
+  return execFileAsync(process.execPath, ['--import', 'tsx/esm', 'src/cli/admin.ts', ...args], {
+    cwd: root, env: { ...process.env, ...env },
+  });
+}
+
+/** Runs the server entry point to completion (for starts that are expected to fail). */
+export function runTallyToExit(env: Record<string, string>) {
+  return execFileAsync(process.execPath, ['--import', 'tsx/esm', 'src/main.ts'], {
+    cwd: root, env: { ...process.env, ...env, HOST: '127.0.0.1' }, timeout: 60_000,
+  });
+}
