@@ -4,7 +4,7 @@ SHELL := /bin/bash
 BIN := node_modules/.bin
 NODE_TS := node --import tsx/esm
 
-.PHONY: help install run generate check-generated lint-spec typecheck test mock admin bench clean
+.PHONY: help install run generate check-generated lint-spec typecheck test fuzz mock admin bench clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -38,6 +38,9 @@ test: install ## Type-check, then run every test (spec lint, drift check, unit, 
 	  --outputFile.json=.vitest.json || status=$$?; \
 	node -e 'const r=JSON.parse(require("fs").readFileSync(".vitest.json","utf8"));console.log(`$${r.numPassedTests} passed, $${r.numFailedTests} failed`)' \
 	  || echo "0 passed, 1 failed"; exit $$status
+
+fuzz: install ## Fuzz every operation with bad requests (FUZZ_REQUESTS=20000, FUZZ_SEED); writes bench/results/fuzz.md
+	$(NODE_TS) bench/fuzz.ts
 
 mock: install ## Stateless mocks: billing REST (Prism) on 4010, ledger GraphQL on 4011
 	@$(BIN)/prism mock -h 127.0.0.1 -p $${MOCK_REST_PORT:-4010} spec/billing.openapi.yaml & rest=$$!; \

@@ -5,6 +5,7 @@ import { openDatabase } from './db/database.js';
 import { EmbeddedBusyError } from './db/embedded.js';
 import { ensureBootstrapClient, ensureDevelopmentClient } from './db/provision.js';
 import { tokenSigningKey } from './db/workspaces.js';
+import { answerMalformedRequests } from './http/clientErrors.js';
 import { createLogger } from './http/log.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     maxInFlightPerWorkspace: config.maxInFlightPerWorkspace,
   });
   const server = app.listen(config.port, config.host);
+  answerMalformedRequests(server);
   // A client that trickles its request in (slowloris) gives up its socket after this long.
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../support/rest.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
@@ -221,5 +222,19 @@ describe('operational routes', () => {
     const response = await fetch(`${server.baseUrl}/billing/products`, { headers: { 'x-request-id': 'trace-123' } });
     expect(response.headers.get('x-request-id')).toBe('trace-123');
     expect(await response.json()).toMatchObject({ request_id: 'trace-123' });
+  });
+});
+
+describe('requests that are not valid HTTP', () => {
+  it('get a typed 400 in the catalogue shape, not a bare answer', async () => {
+    const { port, hostname } = new URL(server.baseUrl);
+    const raw = await new Promise<string>((resolve) => {
+      const socket = net.connect(Number(port), hostname, () => socket.write('GET /billing/products HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('close', () => resolve(text));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'invalid_request', retryable: false });
   });
 });

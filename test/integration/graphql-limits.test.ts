@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_LIMITS, LIST_ITEMS_PER_REQUEST } from '../../src/ledger/limits.js';
 import { gql } from '../support/graphql.js';
+import { ATTACKS } from '../support/graphqlAttacks.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
 let server: TestServer;
@@ -13,17 +14,6 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
-
-// The documents an attacker sends: each would keep an unguarded server busy for seconds or more.
-export const ATTACKS = {
-  aliases: `{ ${range(DOCUMENT_LIMITS.aliases + 20).map((i) => `a${i}: ledgers(first: 200) { nodes { id name } }`).join(' ')} }`,
-  fanOut: `query { ...F0 }\n${range(40).map((i) => `fragment F${i} on Query { workspace { id } ${i < 39 ? `...F${i + 1} ...F${i + 1}` : ''} }`).join('\n')}`,
-  nestedFanOut: `query { ledgers { nodes { ...L0 } } }\n${range(30).map((i) =>
-    `fragment L${i} on Ledger { id ${i < 29 ? `schema { ledgers { nodes { ...L${i + 1} } } } s${i}: schema { ledgers { nodes { ...L${i + 1} } } }` : ''} }`).join('\n')}`,
-  depth: `{ ${'ledgers { nodes { schema { '.repeat(8)} key ${'} } } '.repeat(8)} }`,
-  directives: `{ workspace ${range(DOCUMENT_LIMITS.directives + 5).map(() => '@include(if: true)').join(' ')} { id } }`,
-  tokens: `{ workspace { ${'id '.repeat(DOCUMENT_LIMITS.tokens)} } }`,
-};
 
 describe('document limits', () => {
   it.each([

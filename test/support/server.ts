@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from '../../src/app.js';
 import { createClient, createWorkspace } from '../../src/db/provision.js';
 import { tokenSigningKey } from '../../src/db/workspaces.js';
+import { answerMalformedRequests } from '../../src/http/clientErrors.js';
 import { silentLogger } from '../../src/http/log.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { fetchToken } from './token.js';
@@ -24,6 +25,7 @@ export async function startTestServer(options: Partial<AppOptions> = {}): Promis
     sql: db.sql, signingKey: await tokenSigningKey(db.sql), tokenTtlSeconds: 3600, log: silentLogger, ...options,
   });
   const server: Server = app.listen(0, '127.0.0.1');
+  answerMalformedRequests(server);
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

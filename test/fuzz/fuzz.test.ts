@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { runFuzz, type FuzzReport } from './runner.js';
+
+// The short fuzz run of `make test`; `make fuzz` runs the same suite longer (bench/fuzz.ts).
+
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2500);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
+
+let db: TestDatabase;
+let report: FuzzReport;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  report = await runFuzz({ databaseUrl: db.url, requests: REQUESTS, seed: SEED, concurrency: 8 });
+}, 300_000);
+afterAll(() => db?.drop());
+
+describe(`fuzz: ${REQUESTS} bad requests, seed ${SEED} (replay one with FUZZ_SEED and bench/fuzz.ts --case N)`, () => {
+  it('answers every one with a typed refusal: no 5xx, no internal error, a catalogue code on every error', () => {
+    expect(report.failures.slice(0, 10)).toEqual([]);
+  });
+
+  it('writes nothing: every table and every listing is as before', () => {
+    expect(report.databaseUnchanged).toBe(true);
+    expect(report.listingsUnchanged).toBe(true);
+  });
+
+  it('stays healthy, within 2x of its memory after warm-up, with a p99 under 1 s', () => {
+    expect(report.healthyAfter).toBe(true);
+    expect(report.rssMiB.max).toBeLessThanOrEqual(2 * report.rssMiB.start);
+    expect(report.latencyMs.p99).toBeLessThan(1000);
+  });
+
+  it('reaches every billing operation and every GraphQL root field', () => {
+    expect(report.coverage.restOperationsHit).toBe(report.coverage.restOperations);
+    expect(report.coverage.graphqlFieldsHit).toBe(report.coverage.graphqlFields);
+  });
+});

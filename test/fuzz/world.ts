@@ -1,0 +1,58 @@
+import type { Sql } from '../../src/db/sql.js';
+
+// The data the fuzz suite's requests aim at (so ids, codes and cursors exist), and the two views
+// of "nothing was written": every table's rows, fingerprinted in the database, and full listings.
+
+export async function seedWorld(baseUrl: string, token: string) {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const graphql = async (query: string) => {
+    const response = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query }) });
+    return (await response.json()) as { data: any };
+  };
+  const productCodes = ['coffee-beans', 'tea', 'mugs'];
+  for (const code of productCodes) {
+    await fetch(`${baseUrl}/billing/products`, {
+      method: 'POST', headers,
+      body: JSON.stringify({ code, description: code, paid_by_roles: [{ name: 'buyer' }], paid_to_roles: [{ name: 'seller' }] }),
+    });
+  }
+  for (const key of ['shop', 'bank']) {
+    await graphql(`mutation { storeSchema(schema: { key: "${key}", chartOfAccounts: { accounts: [{ key: "cash", type: asset }] } }) { __typename } }`);
+  }
+  for (const i of [1, 2, 3, 4, 5]) {
+    await graphql(`mutation { createLedger(ik: "seed-${i}", ledger: { name: "Seed ${i}" }${i % 2 ? ', schema: { key: "shop" }' : ''}) { __typename } }`);
+  }
+  const pages = await graphql(`{
+    ledgers(first: 2) { pageInfo { endCursor } }
+    schemas(first: 1) { pageInfo { endCursor } }
+    schema(schema: { key: "shop" }) { ledgers(first: 1) { pageInfo { endCursor } } }
+  }`);
+  const cursors = [pages.data.ledgers.pageInfo.endCursor, pages.data.schemas.pageInfo.endCursor, pages.data.schema.ledgers.pageInfo.endCursor]
+    .filter((cursor): cursor is string => typeof cursor === 'string');
+
+  return {
+    productCodes,
+    cursors,
+    /** Everything a client can list, in full. */
+    async listings() {
+      const products = await (await fetch(`${baseUrl}/billing/products`, { headers })).json();
+      const lists = await graphql('{ ledgers(first: 200) { nodes { id ik name } } schemas(first: 200) { nodes { key name versions(first: 200) { nodes { version } } } } }');
+      return { products, lists: lists.data };
+    },
+  };
+}
+
+/** One hash over every row of every table of the public schema. */
+export async function databaseFingerprint(sql: Sql): Promise<string> {
+  const tables = await sql<{ name: string }[]>`
+    /* fuzzTables */
+    select table_name as name from information_schema.tables
+    where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`;
+  const parts: string[] = [];
+  for (const { name } of tables) {
+    const [row] = await sql<{ digest: string | null; rows: string }[]>`
+      select md5(string_agg(t::text, ',' order by t::text)) as digest, count(*)::text as rows from ${sql(name)} t`;
+    parts.push(`${name}:${row.rows}:${row.digest}`);
+  }
+  return parts.join('\n');
+}
