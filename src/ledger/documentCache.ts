@@ -3,12 +3,12 @@ import { DOCUMENT_LIMITS, documentLimitRules, limitExceeded } from './limits.js'
 import { unstorableTextRule } from './textRule.js';
 
 // Parsing and validating a document costs ~100x executing a small one, and clients send the same
-// few documents over and over: cache both, by query text and by parsed document. The cache is
-// bounded by count and by total text size (a document may be mostly a long comment), and the
-// limits of limits.ts are checked once per document, before graphql's own rules.
+// few documents over and over: cache valid documents, by query text. The cache is bounded by
+// count and by total text size (a document may be mostly a long comment), and the limits of
+// limits.ts are checked once per document, before graphql's own rules.
 
 const MAX_DOCUMENTS = 1000;
-const MAX_SOURCE_CHARACTERS = 8 * 1024 * 1024;
+const MAX_SOURCE_CHARACTERS = 4 * 1024 * 1024;
 
 export type DocumentCache = {
   parse: typeof parse;
@@ -31,6 +31,10 @@ export function createDocumentCache(maxDocuments = MAX_DOCUMENTS, maxSourceChara
     }
   };
 
+  const forget = (source: string | undefined) => {
+    if (source !== undefined && parsed.delete(source)) cachedCharacters -= source.length;
+  };
+
   const cachedParse = ((source: string) => {
     const hit = parsed.get(source);
     if (hit) {
@@ -51,7 +55,10 @@ export function createDocumentCache(maxDocuments = MAX_DOCUMENTS, maxSourceChara
     // on the documents the limits refuse.
     const refused = validate(schema, document, [...documentLimitRules, unstorableTextRule]);
     const errors = refused.length > 0 ? refused : validate(schema, document, rules);
-    validated.set(document, errors);
+    // Only documents that validate stay cached: those are what clients send again and again,
+    // while invalid ones (typos, attacks) would fill the cache with their ASTs and errors.
+    if (errors.length > 0) forget(document.loc?.source.body);
+    else validated.set(document, errors);
     return errors;
   }) as typeof validate;
 

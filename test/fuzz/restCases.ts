@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
 import { mutateJson } from './jsonMutations.js';
@@ -44,7 +44,13 @@ export function restCaseGenerator(world: RestWorld) {
   ajv.addSchema(spec, 'spec');
   const operations = readOperations(spec);
   const billingOperations = operations.filter((operation) => operation.billing);
-  const invalid = (ref: string, body: unknown) => !ajv.validate({ $ref: ref }, body);
+  // One compiled validator per body schema: Ajv keeps every schema object it is handed.
+  const validators = new Map<string, ValidateFunction>();
+  const invalid = (ref: string, body: unknown) => {
+    let validate = validators.get(ref);
+    if (!validate) validators.set(ref, (validate = ajv.compile({ $ref: ref })));
+    return !validate(body);
+  };
 
   const auth = { authorization: `Bearer ${world.token}` };
   const json = { ...auth, 'content-type': 'application/json' };

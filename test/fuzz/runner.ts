@@ -41,7 +41,8 @@ export type FuzzReport = {
 const RSS_SAMPLE_EVERY = 250;
 
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
-  const env = { DATABASE_URL: options.databaseUrl, BOOTSTRAP_CLIENT_ID: 'fuzz', BOOTSTRAP_CLIENT_SECRET: 'fuzz-secret' };
+  const env: Record<string, string> = { DATABASE_URL: options.databaseUrl, BOOTSTRAP_CLIENT_ID: 'fuzz', BOOTSTRAP_CLIENT_SECRET: 'fuzz-secret' };
+  if (process.env.FUZZ_SERVER_NODE_OPTIONS) env.NODE_OPTIONS = process.env.FUZZ_SERVER_NODE_OPTIONS;
   const tally = await startTally(env);
   const sql = connect(options.databaseUrl, { max: 2 });
   try {

@@ -18,6 +18,7 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 describe('document limits', () => {
   it.each([
     ['many aliases of a list field', ATTACKS.aliases, 'aliases'],
+    ['aliases of nested lists, each under the alias limit', ATTACKS.nestedAliases, 'cost'],
     ['fragments that fan out, each spreading the next twice', ATTACKS.fanOut, 'cost'],
     ['nested fragments that fan out through lists', ATTACKS.nestedFanOut, 'depth'],
     ['deep nesting', ATTACKS.depth, 'depth'],

@@ -14,10 +14,11 @@ describe('GraphQL document cache', () => {
     expect(cache.validate(schema, first, specifiedRules)).toBe(errors);
   });
 
-  it('keeps validation errors with the document', () => {
+  it('forgets a document that does not validate, so invalid ones cannot fill the cache', () => {
     const cache = createDocumentCache(10);
     const document = cache.parse('{ nope }');
     expect(cache.validate(schema, document, specifiedRules)).toHaveLength(1);
+    expect(cache.parse('{ nope }')).not.toBe(document);
   });
 
   it('forgets the least recently used text beyond its size', () => {
