@@ -9,6 +9,7 @@ import { createClient, createWorkspace } from '../src/db/provision.js';
 import { tokenSigningKey } from '../src/db/workspaces.js';
 import { silentLogger } from '../src/http/log.js';
 import { fetchToken } from '../test/support/token.js';
+import { send } from './support/send.js';
 
 // Throughput of the request paths this version serves, on one machine, in one run: absolute
 // figures move with the machine's load, so each case is compared with a baseline measured in
@@ -85,7 +86,7 @@ async function measure(target: Target): Promise<number> {
   let completed = 0;
   const worker = async () => {
     while (performance.now() < deadline) {
-      const status = await request(agent, target);
+      const status = await send(agent, target);
       if (status !== 200) throw new Error(`${target.name} answered ${status}`);
       completed++;
     }
@@ -96,16 +97,6 @@ async function measure(target: Target): Promise<number> {
   return completed / ((performance.now() - started) / 1000);
 }
 
-function request(agent: http.Agent, target: Target): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(target.url, { method: target.method, headers: target.headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(target.body);
-  });
-}
 
 async function listen(app: { listen: (port: number, host: string) => http.Server }) {
   const server = app.listen(0, '127.0.0.1');

@@ -9,6 +9,7 @@ import { createClient, createWorkspace } from '../src/db/provision.js';
 import { tokenSigningKey } from '../src/db/workspaces.js';
 import { silentLogger } from '../src/http/log.js';
 import { fetchToken } from '../test/support/token.js';
+import { send } from './support/send.js';
 
 // Token endpoint cost and its effect on everyone else: token requests/s alone, then the p99 of a
 // GraphQL read while token requests run beside it. BENCH_BASELINE names another checkout (say a
@@ -136,15 +137,5 @@ async function load(groups: { target: Target; clients: number }[]) {
   }));
 }
 
-function send(agent: http.Agent, target: Target): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(target.url, { method: target.method, headers: target.headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(target.body);
-  });
-}
 
 await main();

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { DomainError, type ErrorCode } from '../core/errors.js';
 import { expectedFailure } from '../db/errors.js';
-import type { AppState } from './context.js';
+import type { AppContext, AppState } from './context.js';
 import type { Logger } from './log.js';
 
 export type ErrorBody = {
@@ -12,11 +12,20 @@ export type ErrorBody = {
   details?: DomainError['details'];
 };
 
+/** The body (and media type) of an error answer; REST's by default, GraphQL's on /graphql. */
+export type ErrorRenderer = (error: DomainError, ctx: AppContext) => { body: unknown; type?: string };
+
+export const restErrorBody: ErrorRenderer = (error, ctx) => {
+  const body: ErrorBody = { code: error.code, message: error.message, retryable: error.retryable, request_id: ctx.state.requestId };
+  if (error.details) body.details = error.details;
+  return { body };
+};
+
 /**
  * The one place where failures become HTTP responses. Domain errors keep their catalogue code;
  * anything unexpected is a 500 whose body says nothing about internals but names the request id.
  */
-export function errorResponses(log: Logger): Middleware<AppState> {
+export function errorResponses(log: Logger, render: ErrorRenderer = restErrorBody): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
@@ -28,14 +37,9 @@ export function errorResponses(log: Logger): Middleware<AppState> {
           error: thrown instanceof Error ? thrown.stack : String(thrown),
         });
       }
-      const body: ErrorBody = {
-        code: error.code,
-        message: error.message,
-        retryable: error.retryable,
-        request_id: ctx.state.requestId,
-      };
-      if (error.details) body.details = error.details;
+      const { body, type } = render(error, ctx);
       ctx.status = error.status;
+      if (type) ctx.type = type;
       ctx.body = body;
       // The official SDKs retry 409 and 5xx unless told otherwise; a conflict will not go away.
       ctx.set('x-should-retry', String(error.retryable));

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { DomainError } from '../core/errors.js';
 import type { AppContext, AppState } from '../http/context.js';
-import { toDomainError } from '../http/errors.js';
+import { errorResponses } from '../http/errors.js';
 import type { Logger } from '../http/log.js';
 
 // Failures before or around execution (authentication, admission, unreadable bodies, methods,
@@ -44,20 +44,5 @@ export function transportError(status: number, ctx: AppContext): DomainError | u
 
 /** Renders anything thrown on the /graphql route in the GraphQL shape, with the catalogue's status. */
 export function graphqlErrors(log: Logger): Middleware<AppState> {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (thrown) {
-      const error = toDomainError(thrown);
-      if (error.code === 'internal_error') {
-        log.error('unhandled error', { request_id: ctx.state.requestId, error: thrown instanceof Error ? thrown.stack : String(thrown) });
-      }
-      ctx.status = error.status;
-      ctx.type = responseMediaType(ctx);
-      ctx.body = graphqlErrorBody(error, ctx.state.requestId);
-      ctx.set('x-should-retry', String(error.retryable));
-      if (error.code === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer');
-      if (error.retryable && error.status >= 429) ctx.set('Retry-After', '1');
-    }
-  };
+  return errorResponses(log, (error, ctx) => ({ type: responseMediaType(ctx), body: graphqlErrorBody(error, ctx.state.requestId) }));
 }
