@@ -7,17 +7,23 @@ import { DomainError } from '../core/errors.js';
  */
 export const PENDING_FIELDS = {
   Query: [
-    'customCurrencies', 'externalAccount', 'ledgerAccount', 'ledgerEntry', 'ledgerEntryGroup',
+    'customCurrencies', 'externalAccount', 'ledgerEntry', 'ledgerEntryGroup',
     'ledgerEntryHistory', 'ledgerLine', 'link', 'links', 'tx',
   ],
   Mutation: [
-    'addLedgerEntries', 'addLedgerEntry', 'createCustomCurrency', 'createCustomLink', 'createLedgerAccount',
-    'createLedgerAccounts', 'createPayment', 'deleteCustomTxs', 'deleteSchema', 'migrateLedgerEntry', 'reconcileTx',
-    'reverseLedgerEntry', 'syncCustomAccounts', 'syncCustomTxs', 'updateLedgerAccount', 'updateLedgerEntry',
+    'addLedgerEntries', 'addLedgerEntry', 'createCustomCurrency', 'createCustomLink',
+    'createPayment', 'deleteCustomTxs', 'deleteSchema', 'migrateLedgerEntry', 'reconcileTx',
+    'reverseLedgerEntry', 'syncCustomAccounts', 'syncCustomTxs', 'updateLedgerEntry',
   ],
   Ledger: [
-    'entryStats', 'ledgerAccountDataMigrations', 'ledgerAccounts', 'ledgerEntries', 'ledgerEntryDataMigrations',
+    'entryStats', 'ledgerAccountDataMigrations', 'ledgerEntries', 'ledgerEntryDataMigrations',
     'ledgerEntryGroup', 'ledgerEntryGroups', 'lines', 'migrations',
+  ],
+  LedgerAccount: [
+    'balance', 'balanceChange', 'balanceChanges', 'balanceChangesDuring', 'balances', 'balancesDuring',
+    'childBalance', 'childBalanceChange', 'childBalanceChanges', 'childBalanceChangesDuring', 'childBalances', 'childBalancesDuring',
+    'ownBalance', 'ownBalanceChange', 'ownBalanceChanges', 'ownBalanceChangesDuring', 'ownBalances', 'ownBalancesDuring',
+    'ledgerEntries', 'lines', 'payment', 'unreconciledTxs',
   ],
   SchemaVersion: ['migrations'],
 } as const;

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gql } from '../support/graphql.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
 // The official FRAGMENT Node SDK, unmodified, pointed at Tally: its own token request, its own
@@ -75,5 +76,19 @@ describe('@fragment-dev/node-client 1.4.0 against Tally', () => {
   it('re-reads a stored schema by version', async () => {
     const schema = await sdkClient().getSchema({ key: 'sdk-schema', version: 1 });
     expect(schema.schema).toMatchObject({ key: 'sdk-schema', name: 'sdk-schema', version: { version: 1 } });
+  });
+
+  it('lists the accounts of a ledger, page by page', async () => {
+    await gql(server.baseUrl, workspace.token, 'mutation { createLedger(ik: "sdk-accounts", ledger: { name: "Accounts" }) { __typename } }');
+    await gql(server.baseUrl, workspace.token, `mutation { createLedgerAccounts(ledger: { ik: "sdk-accounts" }, ledgerAccounts: [
+      { ik: "bank", name: "Bank", type: asset, childLedgerAccounts: [{ ik: "operating", name: "Operating" }] },
+      { ik: "revenue", name: "Revenue", type: income }]) { __typename } }`);
+    const client = sdkClient();
+    const first = await client.listLedgerAccounts({ ledgerIk: 'sdk-accounts', first: 2 });
+    expect(first.ledger?.ledgerAccounts.nodes.map((node) => [node.path, node.type])).toEqual([['revenue', 'income'], ['bank/operating', 'asset']]);
+    expect(first.ledger?.ledgerAccounts.pageInfo.hasNextPage).toBe(true);
+    const next = await client.listLedgerAccounts({ ledgerIk: 'sdk-accounts', first: 2, after: first.ledger!.ledgerAccounts.pageInfo.endCursor! });
+    expect(next.ledger?.ledgerAccounts.nodes.map((node) => node.path)).toEqual(['bank']);
+    expect(next.ledger?.ledgerAccounts.pageInfo.hasNextPage).toBe(false);
   });
 });

@@ -1,5 +1,7 @@
 import type { LedgerResolvers } from '../../../generated/ledger.js';
+import { pageLedgerAccounts } from '../../db/ledgerAccounts.js';
 import { findSchema } from '../../db/ledgerSchemas.js';
+import { accountFilter } from '../accounts/accountFilter.js';
 
 export const Ledger: LedgerResolvers = {
   type: (row) => row.type,
@@ -11,5 +13,12 @@ export const Ledger: LedgerResolvers = {
   schema: async (row, _args, { sql }) => {
     const schema = row.schemaKey ? await findSchema(sql, row.workspaceId, row.schemaKey) : undefined;
     return schema ? { ...schema, requestedVersion: row.schemaVersion ?? undefined } : null;
+  },
+  ledgerAccounts: async (row, args, { sql, pages }) => {
+    const accountPages = pages(`ledger-accounts:${row.id}`);
+    const request = accountPages.request(args);
+    const filter = await accountFilter(sql, row, args.filter);
+    const rows = filter ? await pageLedgerAccounts(sql, row.workspaceId, request, filter) : [];
+    return accountPages.page(request, rows, (account) => [account.created.toISOString(), account.id]);
   },
 };

@@ -1,5 +1,10 @@
 import type { Resolvers } from '../../../generated/ledger.js';
 import { Ledger } from './Ledger.js';
+import { LedgerAccount } from './LedgerAccount.js';
+import { createLedgerAccount } from './Mutation/createLedgerAccount.js';
+import { createLedgerAccounts } from './Mutation/createLedgerAccounts.js';
+import { updateLedgerAccount } from './Mutation/updateLedgerAccount.js';
+import { ledgerAccount } from './Query/ledgerAccount.js';
 import { createLedger } from './Mutation/createLedger.js';
 import { deleteLedger } from './Mutation/deleteLedger.js';
 import { storeSchema } from './Mutation/storeSchema.js';
@@ -13,9 +18,10 @@ import { Schema } from './Schema.js';
 import { SchemaVersion } from './SchemaVersion.js';
 
 export const resolvers: Resolvers = {
-  Query: { workspace, ledger, ledgers, schema, schemas },
-  Mutation: { createLedger, updateLedger, deleteLedger, storeSchema },
+  Query: { workspace, ledger, ledgers, ledgerAccount, schema, schemas },
+  Mutation: { createLedger, updateLedger, deleteLedger, storeSchema, createLedgerAccount, createLedgerAccounts, updateLedgerAccount },
   Ledger,
+  LedgerAccount,
   Schema,
   SchemaVersion,
 };

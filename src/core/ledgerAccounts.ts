@@ -1,0 +1,67 @@
+import { DomainError } from './errors.js';
+
+// Rules for accounts created through the API in a ledger without schema: the tree's depth,
+// paths built from iks, types and currencies inherited from the parent, consistency defaults.
+
+export const MAX_ACCOUNT_DEPTH = 10;
+export const MAX_ACCOUNTS_PER_CALL = 200;
+/** Tally's workspaces have no currency setting; single-currency accounts that name none use this. */
+export const WORKSPACE_DEFAULT_CURRENCY = 'USD';
+
+export type AccountType = 'asset' | 'liability' | 'income' | 'expense';
+export type Consistency = { lines: string; ownBalanceUpdates: string; totalBalanceUpdates?: string; groups: { key: string; ownBalanceUpdates: string }[] };
+export type ParentAccount = { id: string; path: string; depth: number; type: AccountType; currencyMode: 'single' | 'multi'; currencyCode: string | null; consistency: Consistency };
+
+export type AccountRequest = {
+  ik: string;
+  name: string;
+  type?: AccountType | null;
+  currency?: { code: string; customCurrencyId?: string | null } | null;
+  currencyMode?: 'single' | 'multi' | null;
+  consistencyConfig?: Partial<Omit<Consistency, 'groups'>> & { groups?: Consistency['groups'] | null } | null;
+};
+
+export type NewAccountAttributes = {
+  path: string;
+  depth: number;
+  type: AccountType;
+  currencyMode: 'single' | 'multi';
+  currencyCode: string | null;
+  consistency: Consistency;
+};
+
+/**
+ * The attributes of a new account under `parent` (or at the top). `inherit` says whether an
+ * omitted currency and consistency come from the parent (createLedgerAccounts) or from defaults.
+ */
+export function newAccountAttributes(request: AccountRequest, parent: ParentAccount | undefined, inherit: boolean): NewAccountAttributes {
+  const depth = (parent?.depth ?? 0) + 1;
+  if (depth > MAX_ACCOUNT_DEPTH) {
+    throw new DomainError('invalid_input_provided', `Account ${request.ik} would be ${depth} levels deep; at most ${MAX_ACCOUNT_DEPTH} are allowed.`);
+  }
+  const type = request.type ?? parent?.type;
+  if (!type) throw new DomainError('invalid_input_provided', `Account ${request.ik} is a top-level account and needs a type.`);
+  if (parent && type !== parent.type) {
+    throw new DomainError('invalid_input_provided', `Account ${request.ik} must have its parent's type (${parent.type}), not ${type}.`);
+  }
+  if (request.currency?.code === 'CUSTOM' || request.currency?.customCurrencyId) {
+    throw new DomainError('not_implemented', 'Custom currencies are not available in this version of Tally yet.');
+  }
+  const inherited = inherit ? parent : undefined;
+  const currencyMode = request.currencyMode ?? (request.currency ? 'single' : inherited?.currencyMode ?? 'single');
+  if (currencyMode === 'multi' && request.currency) {
+    throw new DomainError('invalid_input_provided', `Account ${request.ik} is multi-currency and cannot name a currency.`);
+  }
+  const currencyCode = currencyMode === 'multi' ? null
+    : request.currency?.code ?? inherited?.currencyCode ?? WORKSPACE_DEFAULT_CURRENCY;
+  const base = inherited?.consistency ?? { lines: 'eventual', ownBalanceUpdates: 'eventual', groups: [] };
+  const given = request.consistencyConfig ?? {};
+  const consistency: Consistency = {
+    lines: given.lines ?? base.lines,
+    ownBalanceUpdates: given.ownBalanceUpdates ?? base.ownBalanceUpdates,
+    groups: given.groups ?? base.groups,
+  };
+  const total = given.totalBalanceUpdates ?? base.totalBalanceUpdates;
+  if (total) consistency.totalBalanceUpdates = total;
+  return { path: parent ? `${parent.path}/${request.ik}` : request.ik, depth, type, currencyMode, currencyCode, consistency };
+}

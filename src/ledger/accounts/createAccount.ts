@@ -1,0 +1,71 @@
+import type { CreateLedgerAccountsInput, LedgerAccountMatchInput, LedgerMatchInput } from '../../../generated/ledger.js';
+import { DomainError } from '../../core/errors.js';
+import { fingerprint } from '../../core/fingerprint.js';
+import { newId } from '../../core/ids.js';
+import { newAccountAttributes, type AccountRequest, type ParentAccount } from '../../core/ledgerAccounts.js';
+import { findLedgerAccount, insertLedgerAccount, type LedgerAccountRow } from '../../db/ledgerAccounts.js';
+import { findLedger, type LedgerRow } from '../../db/ledgers.js';
+import type { Db } from '../../db/sql.js';
+import { requireLedgerMatch } from '../ledgerMatch.js';
+
+// Creating accounts in a ledger without schema, shared by createLedgerAccount and
+// createLedgerAccounts: one account per call of `createAccount`, inside the caller's transaction.
+
+/** The ledger that receives API-created accounts: it must exist and have no schema. */
+export async function ledgerForAccounts(tx: Db, workspaceId: string, match: LedgerMatchInput): Promise<LedgerRow> {
+  const ledger = await findLedger(tx, workspaceId, requireLedgerMatch(match));
+  if (!ledger) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
+  if (ledger.schemaKey) {
+    throw new DomainError('invalid_input_provided', `Ledger ${ledger.ik} follows schema ${ledger.schemaKey}: its accounts come from the schema.`);
+  }
+  return ledger;
+}
+
+/** The parent named by a match input, in the same ledger. */
+export async function parentAccount(tx: Db, ledger: LedgerRow, match: LedgerAccountMatchInput): Promise<LedgerAccountRow> {
+  if (match.id == null && match.path == null) throw new DomainError('invalid_input_provided', 'Identify the parent account by id or by path.');
+  if (match.ledger && (match.ledger.id ?? ledger.id) !== ledger.id && (match.ledger.ik ?? ledger.ik) !== ledger.ik) {
+    throw new DomainError('invalid_input_provided', 'The parent account must be in the same ledger.');
+  }
+  const parent = await findLedgerAccount(tx, ledger.workspaceId, { ledgerId: ledger.id, id: match.id ?? undefined, path: match.path ?? undefined });
+  if (!parent) throw new DomainError('ledger_account_not_found', 'No account of this ledger matches the parent given.');
+  return parent;
+}
+
+export type CreatedAccount = { account: LedgerAccountRow; isIkReplay: boolean };
+
+/**
+ * Creates the account, or replays it when its ik already holds the same request; the same ik
+ * with another request is `idempotency_key_reused`. A concurrent twin is answered as a replay.
+ */
+export async function createAccount(
+  tx: Db, ledger: LedgerRow, request: AccountRequest, parent: ParentAccount | undefined, inherit: boolean,
+): Promise<CreatedAccount> {
+  const attributes = newAccountAttributes(request, parent, inherit);
+  const requestHash = fingerprint({ name: request.name, parentId: parent?.id ?? null, ...attributes });
+  const replay = (existing: LedgerAccountRow): CreatedAccount => {
+    if (existing.requestHash !== requestHash) {
+      throw new DomainError('idempotency_key_reused', `ik ${request.ik} was already used in this ledger with a different payload.`);
+    }
+    return { account: existing, isIkReplay: true };
+  };
+  const existing = await findLedgerAccount(tx, ledger.workspaceId, { ledgerId: ledger.id, ik: request.ik });
+  if (existing) return replay(existing);
+  const inserted = await insertLedgerAccount(tx, {
+    workspaceId: ledger.workspaceId, ledgerId: ledger.id, id: newId('acct'), ik: request.ik, parentId: parent?.id ?? null,
+    name: request.name, requestHash, ...attributes,
+  });
+  if (inserted) return { account: inserted, isIkReplay: false };
+  return replay((await findLedgerAccount(tx, ledger.workspaceId, { ledgerId: ledger.id, ik: request.ik }))!);
+}
+
+/** The request of one item of a tree, without its children. */
+export function accountRequest(input: CreateLedgerAccountsInput | (Omit<CreateLedgerAccountsInput, 'ik'> & { ik: string })): AccountRequest {
+  if (input.linkedAccount) {
+    throw new DomainError('not_implemented', 'Linked accounts come with external links, which this version of Tally does not serve yet.');
+  }
+  return {
+    ik: input.ik, name: input.name, type: input.type, currency: input.currency, currencyMode: input.currencyMode,
+    consistencyConfig: input.consistencyConfig as AccountRequest['consistencyConfig'],
+  };
+}

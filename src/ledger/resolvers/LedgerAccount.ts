@@ -1,0 +1,32 @@
+import type { LedgerAccountResolvers } from '../../../generated/ledger.js';
+import { builtInCurrency } from '../../core/currencies.js';
+import { findLedgerAccount, pageLedgerAccounts } from '../../db/ledgerAccounts.js';
+import { findLedger } from '../../db/ledgers.js';
+
+export const LedgerAccount: LedgerAccountResolvers = {
+  created: (row) => row.created.toISOString(),
+  currency: (row) => (row.currencyCode ? builtInCurrency(row.currencyCode) as never : null),
+  consistencyConfig: (row) => ({
+    lines: row.consistency.lines as never,
+    ownBalanceUpdates: row.consistency.ownBalanceUpdates as never,
+    totalBalanceUpdates: (row.consistency.totalBalanceUpdates ?? null) as never,
+  }),
+  // Tally has no web console; the contract promises a stable URN instead.
+  dashboardUrl: (row) => `urn:tally:ledger-account:${row.id}`,
+  ledger: async (row, _args, { sql }) => (await findLedger(sql, row.workspaceId, { id: row.ledgerId }))!,
+  parentLedgerAccountId: (row) => row.parentId,
+  parentLedgerAccount: async (row, _args, { sql }) =>
+    (row.parentId ? await findLedgerAccount(sql, row.workspaceId, { id: row.parentId }) : undefined) ?? null,
+  childLedgerAccounts: async (row, args, { sql, pages }) => {
+    const childPages = pages(`ledger-account-children:${row.id}`);
+    const request = childPages.request(args);
+    const rows = await pageLedgerAccounts(sql, row.workspaceId, request, { parentId: row.id });
+    return childPages.page(request, rows, (child) => [child.created.toISOString(), child.id]);
+  },
+  // Linking arrives with external links; until then no account is linked and none is a clearing account.
+  linkedAccount: () => null,
+  link: () => null,
+  clearingStatus: () => null,
+  postedWindow: () => null,
+  workspaceId: (row) => row.workspaceId,
+};
