@@ -9,6 +9,8 @@ import { DomainError } from '../core/errors.js';
 const CONSTRAINT_ERRORS: Record<string, () => DomainError> = {
   products_code_key: () => new DomainError('product_code_taken', 'A product with this code already exists.'),
   ledgers_workspace_id_schema_key_fkey: () => new DomainError('schema_not_found', 'No schema with this key.'),
+  ledger_account_balances_int96_check: () => new DomainError('invalid_input_provided',
+    'The entry would take a balance outside the Int96 range (±(2^120 − 1)); nothing was posted.'),
 };
 
 const UNSTORABLE_VALUE = new Set([

@@ -109,3 +109,14 @@ export async function pageLedgerAccounts(db: Db, workspaceId: string, page: Page
     order by ${page.backward ? db`created asc, id asc` : db`created desc, id desc`}
     limit ${page.size + 1}`;
 }
+
+/** The accounts of one ledger named by id or by path, in one query. */
+export async function findAccountsOfLedger(
+  db: Db, workspaceId: string, ledgerId: string, ids: readonly string[], paths: readonly string[],
+): Promise<LedgerAccountRow[]> {
+  return db<LedgerAccountRow[]>`
+    /* findAccountsOfLedger */
+    select ${accountColumns(db)} from ledger_accounts
+    where workspace_id = ${workspaceId} and ledger_id = ${ledgerId}
+      and (id = any(${ids as string[]}::text[]) or path = any(${paths as string[]}::text[]))`;
+}

@@ -4,6 +4,7 @@ import type { SchemaRow } from '../db/ledgerSchemas.js';
 
 export type { LedgerRow as Ledger } from '../db/ledgers.js';
 export type { LedgerAccountRow as LedgerAccount } from '../db/ledgerAccounts.js';
+export type { LedgerEntryRow as LedgerEntry, LedgerLineRow as LedgerLine } from '../db/ledgerEntries.js';
 export type { SchemaVersionRow as SchemaVersion } from '../db/ledgerSchemas.js';
 export type { WorkspaceRow as Workspace } from '../db/workspaces.js';
 

@@ -7,11 +7,11 @@ import { DomainError } from '../core/errors.js';
  */
 export const PENDING_FIELDS = {
   Query: [
-    'customCurrencies', 'externalAccount', 'ledgerEntry', 'ledgerEntryGroup',
+    'customCurrencies', 'externalAccount', 'ledgerEntryGroup',
     'ledgerEntryHistory', 'ledgerLine', 'link', 'links', 'tx',
   ],
   Mutation: [
-    'addLedgerEntries', 'addLedgerEntry', 'createCustomCurrency', 'createCustomLink',
+    'addLedgerEntries', 'createCustomCurrency', 'createCustomLink',
     'createPayment', 'deleteCustomTxs', 'deleteSchema', 'migrateLedgerEntry', 'reconcileTx',
     'reverseLedgerEntry', 'syncCustomAccounts', 'syncCustomTxs', 'updateLedgerEntry',
   ],
@@ -20,11 +20,13 @@ export const PENDING_FIELDS = {
     'ledgerEntryGroup', 'ledgerEntryGroups', 'lines', 'migrations',
   ],
   LedgerAccount: [
-    'balance', 'balanceChange', 'balanceChanges', 'balanceChangesDuring', 'balances', 'balancesDuring',
-    'childBalance', 'childBalanceChange', 'childBalanceChanges', 'childBalanceChangesDuring', 'childBalances', 'childBalancesDuring',
-    'ownBalance', 'ownBalanceChange', 'ownBalanceChanges', 'ownBalanceChangesDuring', 'ownBalances', 'ownBalancesDuring',
+    'balanceChange', 'balanceChanges', 'balanceChangesDuring', 'balancesDuring',
+    'childBalanceChange', 'childBalanceChanges', 'childBalanceChangesDuring', 'childBalancesDuring',
+    'ownBalanceChange', 'ownBalanceChanges', 'ownBalanceChangesDuring', 'ownBalancesDuring',
     'ledgerEntries', 'lines', 'payment', 'unreconciledTxs',
   ],
+  LedgerEntry: ['reversalHistory'],
+  LedgerEntryGroup: ['balances', 'ledgerEntries'],
   SchemaVersion: ['migrations'],
 } as const;
 

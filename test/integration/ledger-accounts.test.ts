@@ -147,8 +147,8 @@ describe('reading and updating accounts', () => {
     expect(missing.body.data.updateLedgerAccount).toEqual({ __typename: 'BadRequestError', code: 'ledger_account_not_found' });
   });
 
-  it('answers balance fields as not yet implemented, never with a silent zero', async () => {
-    const result = await gql(server.baseUrl, alice.token, '{ ledgerAccount(ledgerAccount: { path: "bank", ledger: { ik: "books" } }) { ownBalance } }');
+  it('answers balances over time as not yet implemented, never with a silent zero', async () => {
+    const result = await gql(server.baseUrl, alice.token, '{ ledgerAccount(ledgerAccount: { path: "bank", ledger: { ik: "books" } }) { ownBalance(at: "2026") } }');
     expect(result.body.errors?.[0]?.extensions?.code).toBe('not_implemented');
   });
 });

@@ -2,6 +2,7 @@ import type { LedgerAccountResolvers } from '../../../generated/ledger.js';
 import { builtInCurrency } from '../../core/currencies.js';
 import { findLedgerAccount, pageLedgerAccounts } from '../../db/ledgerAccounts.js';
 import { findLedger } from '../../db/ledgers.js';
+import { balanceIn, balancesByCurrency } from '../accounts/balances.js';
 
 export const LedgerAccount: LedgerAccountResolvers = {
   created: (row) => row.created.toISOString(),
@@ -29,4 +30,10 @@ export const LedgerAccount: LedgerAccountResolvers = {
   clearingStatus: () => null,
   postedWindow: () => null,
   workspaceId: (row) => row.workspaceId,
+  ownBalance: (row, args, ctx) => balanceIn(ctx, row, 'own', args),
+  childBalance: (row, args, ctx) => balanceIn(ctx, row, 'child', args),
+  balance: (row, args, ctx) => balanceIn(ctx, row, 'total', args),
+  ownBalances: (row, args, ctx) => balancesByCurrency(ctx, row, 'own', args) as never,
+  childBalances: (row, args, ctx) => balancesByCurrency(ctx, row, 'child', args) as never,
+  balances: (row, args, ctx) => balancesByCurrency(ctx, row, 'total', args) as never,
 };

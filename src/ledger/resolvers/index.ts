@@ -1,6 +1,10 @@
 import type { Resolvers } from '../../../generated/ledger.js';
 import { Ledger } from './Ledger.js';
 import { LedgerAccount } from './LedgerAccount.js';
+import { LedgerEntry } from './LedgerEntry.js';
+import { LedgerLine } from './LedgerLine.js';
+import { addLedgerEntry } from './Mutation/addLedgerEntry.js';
+import { ledgerEntry } from './Query/ledgerEntry.js';
 import { createLedgerAccount } from './Mutation/createLedgerAccount.js';
 import { createLedgerAccounts } from './Mutation/createLedgerAccounts.js';
 import { updateLedgerAccount } from './Mutation/updateLedgerAccount.js';
@@ -18,10 +22,12 @@ import { Schema } from './Schema.js';
 import { SchemaVersion } from './SchemaVersion.js';
 
 export const resolvers: Resolvers = {
-  Query: { workspace, ledger, ledgers, ledgerAccount, schema, schemas },
-  Mutation: { createLedger, updateLedger, deleteLedger, storeSchema, createLedgerAccount, createLedgerAccounts, updateLedgerAccount },
+  Query: { workspace, ledger, ledgers, ledgerAccount, ledgerEntry, schema, schemas },
+  Mutation: { createLedger, updateLedger, deleteLedger, storeSchema, createLedgerAccount, createLedgerAccounts, updateLedgerAccount, addLedgerEntry },
   Ledger,
   LedgerAccount,
+  LedgerEntry,
+  LedgerLine,
   Schema,
   SchemaVersion,
 };

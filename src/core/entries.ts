@@ -1,0 +1,34 @@
+import { DomainError } from './errors.js';
+import type { AccountType } from './ledgerAccounts.js';
+
+// Rules of a ledger entry that need no database: limits, and the accounting equation per
+// currency, assets − liabilities = income − expense, over the entry's signed line amounts.
+
+export const MAX_LINES_PER_ENTRY = 30;
+export const MAX_TAGS = 30;
+export const MAX_GROUPS = 30;
+
+/** Each account type's sign in Σ(asset) + Σ(expense) − Σ(liability) − Σ(income) = 0. */
+const EQUATION_SIGN: Record<AccountType, bigint> = { asset: 1n, expense: 1n, liability: -1n, income: -1n };
+
+export type PostedLine = { accountType: AccountType; currency: string; amount: bigint };
+
+/** Throws `entry_unbalanced` naming the first currency whose lines do not balance. */
+export function checkBalanced(lines: readonly PostedLine[]): void {
+  const totals = new Map<string, bigint>();
+  for (const line of lines) {
+    totals.set(line.currency, (totals.get(line.currency) ?? 0n) + EQUATION_SIGN[line.accountType] * line.amount);
+  }
+  for (const [currency, total] of totals) {
+    if (total !== 0n) {
+      throw new DomainError('entry_unbalanced',
+        `The lines in ${currency} do not balance: assets + expenses − liabilities − income is ${total}, not 0.`);
+    }
+  }
+}
+
+/** Debit or credit, from the sign of the amount and the account type (assets and expenses grow by debits). */
+export function lineDirection(accountType: AccountType, amount: bigint): 'debit' | 'credit' {
+  const grows = amount >= 0n;
+  return (EQUATION_SIGN[accountType] === 1n) === grows ? 'debit' : 'credit';
+}
