@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
+import { checkLedgerInvariants } from '../db/ledgerChecks.js';
 import { createClient, createWorkspace } from '../db/provision.js';
 import { findWorkspace, listClients, listWorkspaces } from '../db/workspaces.js';
 
@@ -10,11 +11,13 @@ const USAGE = `Manage Tally workspaces and API clients (uses DATABASE_URL, or th
   create-client --workspace <id> [--name <name>] create an API client; prints its id and secret (once)
   list-workspaces                                list workspaces
   list-clients                                   list API clients (never their secrets)
+  check [--ledger <ledger id>]                   verify the ledger invariants (every ledger when none is
+                                                 named); exits 1 and lists each violation when one fails
 `;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, workspace: { type: 'string' } } });
+  const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, workspace: { type: 'string' }, ledger: { type: 'string' } } });
   if (!command || command === 'help' || command === '--help') {
     process.stdout.write(USAGE);
     return command ? 0 : 2;
@@ -44,6 +47,12 @@ async function main(argv: string[]): Promise<number> {
       case 'list-clients':
         for (const row of await listClients(database.sql)) process.stdout.write(`${row.clientId}\t${row.workspaceId}\t${row.name}\n`);
         return 0;
+      case 'check': {
+        const violations = await checkLedgerInvariants(database.sql, values.ledger);
+        for (const v of violations) process.stdout.write(`FAIL ${v.check}: ledger ${v.ledgerId}, ${v.subject}: ${v.detail}\n`);
+        process.stdout.write(violations.length === 0 ? 'ok: every invariant holds\n' : `${violations.length} violation(s)\n`);
+        return violations.length === 0 ? 0 : 1;
+      }
       default:
         throw new UsageError(`unknown command '${command}'`);
     }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedgerInvariants } from '../../src/db/ledgerChecks.js';
 import { gql } from '../support/graphql.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
@@ -153,5 +154,17 @@ describe('addLedgerEntry with explicit lines', () => {
     expect(entry.lines.nodes).toEqual([{ amount: '10000', account: { path: 'bank' } }, { amount: '10000', account: { path: 'users/alice' } }]);
     const byId = await gql(server.baseUrl, alice.token, `{ ledgerEntry(ledgerEntry: { id: "${entry.id}" }) { ik } }`);
     expect(byId.body.data.ledgerEntry).toEqual({ ik: 'fund-1' });
+  });
+});
+
+describe('the ledger invariants', () => {
+  it('hold after every post above, and a tampered balance is caught', async () => {
+    expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
+    await server.db.sql`update ledger_account_balances set own_balance = own_balance + 1
+      where account_id = (select id from ledger_accounts where path = 'bank')`;
+    const violations = await checkLedgerInvariants(server.db.sql);
+    expect(violations).toEqual([expect.objectContaining({ check: 'stored balance equals the sum of lines', subject: 'bank USD' })]);
+    await server.db.sql`update ledger_account_balances set own_balance = own_balance - 1
+      where account_id = (select id from ledger_accounts where path = 'bank')`;
   });
 });

@@ -24,6 +24,7 @@ describe('the tally process', () => {
     const clientId = /client_id=(\S+)/.exec(created)![1];
     const clientSecret = /client_secret=(\S+)/.exec(created)![1];
     await expect(admin('create-client', '--workspace', 'ws_missing')).rejects.toMatchObject({ code: 2 });
+    expect((await admin('check')).stdout).toContain('ok: every invariant holds');
 
     const token = await fetchToken(tally.baseUrl, clientId, clientSecret);
     const products = await fetch(`${tally.baseUrl}/billing/products`, { headers: { authorization: `Bearer ${token}`, 'x-request-id': 'proc-1' } });
