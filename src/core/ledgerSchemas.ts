@@ -1,21 +1,23 @@
+import { buildChart, resolvePath, type Chart, type ChartAccount, type ChartInput } from './chart.js';
+import { findEntryType, type SchemaEntryType } from './entryTypes.js';
 import { DomainError } from './errors.js';
+import { checkTemplate, parseAmount, placeholders } from './templates.js';
 
 // Structural rules of a stored ledger schema (chart of accounts + entry types) that the GraphQL
 // types alone cannot express. Pure: the caller stores what passes.
 
 export const MAX_CHART_DEPTH = 10;
 
-type AccountNode = { key: string; type?: string | null; template?: boolean | null; children?: AccountNode[] | null };
-type EntryType = { type: string; typeVersion?: number | null; lines?: { key: string }[] | null };
+type AccountNode = { key: string; children?: AccountNode[] | null };
 export type SchemaContent = {
   key: string;
   name?: string | null;
-  chartOfAccounts: { accounts: AccountNode[]; defaultCurrencyMode?: string | null; defaultCurrency?: unknown };
-  ledgerEntries?: { types: EntryType[] } | null;
+  chartOfAccounts: ChartInput;
+  ledgerEntries?: { types: SchemaEntryType[] } | null;
 };
 
-/** Throws a BadRequest-class error naming the first broken rule; returns the chart's account paths. */
-export function checkSchema(schema: SchemaContent): Set<string> {
+/** Throws a BadRequest-class error naming the first broken rule; returns the flattened chart. */
+export function checkSchema(schema: SchemaContent): Chart {
   const chart = schema.chartOfAccounts;
   if (chart.defaultCurrencyMode === 'multi' && chart.defaultCurrency != null) {
     invalid('chartOfAccounts.defaultCurrency must be omitted when defaultCurrencyMode is multi.');
@@ -23,41 +25,82 @@ export function checkSchema(schema: SchemaContent): Set<string> {
   if (chart.defaultCurrencyMode === 'single' && chart.defaultCurrency == null) {
     invalid('chartOfAccounts.defaultCurrency is required when defaultCurrencyMode is single.');
   }
-  const paths = new Set<string>();
   const walk = (accounts: AccountNode[], parentPath: string, depth: number) => {
     if (depth > MAX_CHART_DEPTH) invalid(`The chart of accounts is deeper than ${MAX_CHART_DEPTH} levels at ${parentPath}.`);
     const seen = new Set<string>();
     for (const account of accounts) {
       if (seen.has(account.key)) invalid(`Duplicate account key '${account.key}' under ${parentPath || 'the root'}.`);
       seen.add(account.key);
-      if (depth === 1 && !account.type) invalid(`Top-level account '${account.key}' needs a type.`);
-      const path = parentPath ? `${parentPath}/${account.key}` : account.key;
-      paths.add(path);
-      walk(account.children ?? [], path, depth + 1);
+      walk(account.children ?? [], parentPath ? `${parentPath}/${account.key}` : account.key, depth + 1);
     }
   };
   walk(chart.accounts, '', 1);
+  const built = buildChart(chart);
+  for (const account of built.accounts.values()) {
+    if (account.name) checkTemplate(account.name, `The name of ${account.chartPath}`);
+    if (account.currencyCode && placeholders(account.currencyCode).length > 0 && !underTemplate(built, account.chartPath)) {
+      invalid(`The currency of ${account.chartPath} names a parameter, which only template accounts may do.`);
+    }
+  }
 
   const entryTypes = new Set<string>();
   for (const entry of schema.ledgerEntries?.types ?? []) {
     const id = `${entry.type}@${entry.typeVersion ?? 1}`;
     if (entryTypes.has(id)) invalid(`Entry type '${entry.type}' version ${entry.typeVersion ?? 1} is defined twice.`);
     entryTypes.add(id);
-    const lineKeys = new Set<string>();
-    for (const line of entry.lines ?? []) {
-      if (lineKeys.has(line.key)) invalid(`Entry type '${entry.type}' has two lines with key '${line.key}'.`);
-      lineKeys.add(line.key);
-    }
+    checkEntryType(built, entry);
   }
-  return paths;
+  return built;
 }
 
-/** A new version may add accounts but not remove them: ledgers on the schema already hold them. */
-export function checkCompatible(previousPaths: Set<string>, nextPaths: Set<string>): void {
-  const removed = [...previousPaths].filter((path) => !nextPaths.has(path));
-  if (removed.length > 0) {
-    invalid(`A schema update cannot remove accounts; missing: ${removed.slice(0, 5).join(', ')}.`);
+/** Placeholders well-formed, amounts parseable, and every line and condition path in the chart. */
+function checkEntryType(chart: Chart, entry: SchemaEntryType): void {
+  const name = `Entry type ${entry.type}`;
+  const lineKeys = new Set<string>();
+  const checkPath = (path: string, where: string) => {
+    checkTemplate(path, where);
+    // Only template values can be checked against the chart without parameters.
+    if (path.replace(/:\{\{[^}]*\}\}/g, '').includes('{{')) return;
+    try {
+      resolvePath(chart, path.replace(/\{\{[^}]*\}\}/g, 'x'));
+    } catch {
+      invalid(`${where}: ${path} is not an account of the chart of accounts.`);
+    }
+  };
+  const checkBound = (bound: { eq?: string | null; gte?: string | null; lte?: string | null } | null | undefined, where: string) => {
+    for (const value of [bound?.eq, bound?.gte, bound?.lte]) if (value != null) parseAmount(value, where);
+    if (bound?.eq != null && (bound.gte != null || bound.lte != null)) invalid(`${where}: eq cannot be combined with gte or lte.`);
+  };
+  if (entry.description) checkTemplate(entry.description, `The description of ${name}`);
+  for (const line of entry.lines ?? []) {
+    const where = `${name}, line ${line.key}`;
+    if (lineKeys.has(line.key)) invalid(`${name} has two lines with key '${line.key}'.`);
+    lineKeys.add(line.key);
+    checkPath(line.account.path, where);
+    if (line.amount == null) invalid(`${where} needs an amount.`);
+    parseAmount(line.amount, where);
+    if (line.description) checkTemplate(line.description, where);
+    if (line.currency) checkTemplate(line.currency.code, where);
   }
+  for (const [index, condition] of (entry.conditions ?? []).entries()) {
+    const where = `${name}, condition ${index}`;
+    checkPath(condition.account.path, where);
+    if (!condition.precondition && !condition.postcondition) invalid(`${where} needs a precondition or a postcondition.`);
+    checkBound(condition.precondition?.ownBalance, where);
+    checkBound(condition.postcondition?.ownBalance, where);
+  }
+  for (const item of [...(entry.tags ?? []), ...(entry.groups ?? [])]) checkTemplate(item.value, `${name}, ${item.key}`);
+  // Rendering rules that do not depend on parameters (repeated lines, tx) are refused now, not at posting.
+  if (entry.status !== 'archived' && entry.status !== 'disabled') findEntryType([entry], entry.type, entry.typeVersion);
+}
+
+function underTemplate(chart: Chart, chartPath: string): boolean {
+  for (let path: string | null = chartPath; path !== null;) {
+    const account: ChartAccount = chart.accounts.get(path)!;
+    if (account.template) return true;
+    path = account.parentChartPath;
+  }
+  return false;
 }
 
 function invalid(message: string): never {

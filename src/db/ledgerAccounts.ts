@@ -120,3 +120,56 @@ export async function findAccountsOfLedger(
     where workspace_id = ${workspaceId} and ledger_id = ${ledgerId}
       and (id = any(${ids as string[]}::text[]) or path = any(${paths as string[]}::text[]))`;
 }
+
+/** Inserts many accounts in one statement (parents may precede their children in the list). */
+export async function insertLedgerAccounts(db: Db, accounts: readonly NewLedgerAccount[]): Promise<void> {
+  if (accounts.length === 0) return;
+  const column = <K extends keyof NewLedgerAccount>(key: K) => accounts.map((account) => account[key]);
+  await db`
+    /* insertLedgerAccounts */
+    insert into ledger_accounts (workspace_id, ledger_id, id, ik, path, parent_id, depth, name, type, currency_mode,
+                                 currency_code, consistency, request_hash)
+    select t.workspace_id, t.ledger_id, t.id, t.ik, t.path, t.parent_id, t.depth, t.name, t.type, t.currency_mode,
+           t.currency_code, t.consistency::jsonb, t.request_hash
+    from unnest(${column('workspaceId') as string[]}::text[], ${column('ledgerId') as string[]}::text[], ${column('id') as string[]}::text[],
+                ${column('ik') as string[]}::text[], ${column('path') as string[]}::text[], ${column('parentId') as string[]}::text[],
+                ${column('depth') as number[]}::smallint[], ${column('name') as string[]}::text[], ${column('type') as string[]}::text[],
+                ${column('currencyMode') as string[]}::text[], ${column('currencyCode') as string[]}::text[],
+                ${accounts.map((account) => JSON.stringify(account.consistency))}::text[], ${column('requestHash') as string[]}::text[])
+      as t(workspace_id, ledger_id, id, ik, path, parent_id, depth, name, type, currency_mode, currency_code, consistency, request_hash)`;
+}
+
+/** Id and path of every account of a ledger (schema migrations compare them with the chart). */
+export async function accountPathsOfLedger(db: Db, workspaceId: string, ledgerId: string): Promise<{ id: string; path: string }[]> {
+  return db<{ id: string; path: string }[]>`
+    /* accountPathsOfLedger */
+    select id, path from ledger_accounts where workspace_id = ${workspaceId} and ledger_id = ${ledgerId}`;
+}
+
+/** Sets names (null keeps the name) and consistency of many accounts at once, as a schema version says. */
+export async function updateAccountAttributes(
+  db: Db, workspaceId: string, changes: readonly { id: string; name: string | null; consistency: Consistency }[],
+): Promise<void> {
+  if (changes.length === 0) return;
+  await db`
+    /* updateAccountAttributes */
+    update ledger_accounts a set name = coalesce(t.name, a.name), consistency = t.consistency::jsonb
+    from unnest(${changes.map((change) => change.id)}::text[], ${changes.map((change) => change.name) as string[]}::text[],
+                ${changes.map((change) => JSON.stringify(change.consistency))}::text[]) as t(id, name, consistency)
+    where a.workspace_id = ${workspaceId} and a.id = t.id
+      and (a.name is distinct from coalesce(t.name, a.name) or a.consistency <> t.consistency::jsonb)`;
+}
+
+/** Serialises creating template instances in one ledger (rare: only an account's first entry). */
+export async function lockLedgerAccountCreation(db: Db, workspaceId: string, ledgerId: string): Promise<void> {
+  await db`/* lockLedgerAccountCreation */ select pg_advisory_xact_lock(hashtextextended(${`accounts:${workspaceId}:${ledgerId}`}, 0))`;
+}
+
+/** Ids of the ledger's accounts at the given paths. */
+export async function accountIdsByPath(db: Db, workspaceId: string, ledgerId: string, paths: readonly string[]): Promise<Map<string, string>> {
+  const rows = await db<{ id: string; path: string }[]>`
+    /* accountIdsByPath */
+    select id, path from ledger_accounts
+    where workspace_id = ${workspaceId} and ledger_id = ${ledgerId} and path = any(${paths as string[]}::text[])`;
+  return new Map(rows.map((row) => [row.path, row.id]));
+}

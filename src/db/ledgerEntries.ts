@@ -45,6 +45,7 @@ const lineColumns = (db: Db) => db`
 
 export type EntryPosting = {
   workspaceId: string; ledgerId: string; entryId: string; ik: string; requestHash: string; posted: string;
+  type: string | null; typeVersion: number | null; parameters: Record<string, string> | null;
   description: string | null; tags: unknown[]; groups: unknown[];
   conditions: { index: number; accountId: string; currency: string; precondition?: unknown; postcondition?: unknown }[];
   lines: { id: string; accountId: string; currency: string; amount: string; key: string | null; description: string | null }[];
@@ -62,6 +63,7 @@ export async function postLedgerEntry(db: Db, posting: EntryPosting): Promise<Po
     /* postLedgerEntry */
     select posted_entry_id as "entryId", posted_request_hash as "requestHash", replayed from post_ledger_entry(
       ${posting.workspaceId}, ${posting.ledgerId}, ${posting.entryId}, ${posting.ik}, ${posting.requestHash},
+      ${posting.type}, ${posting.typeVersion}, ${posting.parameters === null ? null : db.json(posting.parameters)},
       ${posting.posted}::timestamptz, ${posting.description}, ${db.json(posting.tags as never)}, ${db.json(posting.groups as never)},
       ${db.json(posting.conditions as never)},
       ${column('id')}::text[], ${column('accountId')}::text[], ${column('currency')}::text[], ${column('amount')}::numeric[],

@@ -91,3 +91,35 @@ export async function pageLedgers(db: Db, workspaceId: string, page: PageRequest
     order by ${page.backward ? db`created asc, id asc` : db`created desc, id desc`}
     limit ${page.size + 1}`;
 }
+
+/** Live ledgers on a schema, locked, for migrating them to a new version. */
+export async function lockLedgersOnSchema(db: Db, workspaceId: string, schemaKey: string): Promise<LedgerRow[]> {
+  return db<LedgerRow[]>`
+    /* lockLedgersOnSchema */
+    select ${ledgerColumns(db)} from ledgers
+    where workspace_id = ${workspaceId} and schema_key = ${schemaKey} and deleted_at is null
+    order by id for update`;
+}
+
+export async function setLedgerSchemaVersion(db: Db, workspaceId: string, ids: readonly string[], version: number): Promise<void> {
+  await db`
+    /* setLedgerSchemaVersion */
+    update ledgers set schema_version = ${version} where workspace_id = ${workspaceId} and id = any(${ids as string[]}::text[])`;
+}
+
+/** A live ledger with the content hash of its schema version: the key of the parsed-schema cache. */
+export async function findLedgerForPosting(
+  db: Db, workspaceId: string, match: LedgerMatch,
+): Promise<(LedgerRow & { schemaContentHash: string | null }) | undefined> {
+  const [row] = await db<(LedgerRow & { schemaContentHash: string | null })[]>`
+    /* findLedgerForPosting */
+    select ${ledgerColumns(db)}, (
+      select v.content_hash from ledger_schema_versions v
+      where v.workspace_id = ledgers.workspace_id and v.schema_key = ledgers.schema_key and v.version = ledgers.schema_version
+    ) as "schemaContentHash"
+    from ledgers
+    where workspace_id = ${workspaceId} and deleted_at is null
+      ${match.id != null ? db`and id = ${match.id}` : db``}
+      ${match.ik != null ? db`and ik = ${match.ik}` : db``}`;
+  return row;
+}

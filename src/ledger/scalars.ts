@@ -26,8 +26,10 @@ function jsonLiteral(node: ValueNode): unknown {
     case Kind.ENUM:
       return node.value;
     case Kind.INT:
+      // The literal's own digits: an amount of any size stays exact.
+      return BigInt(node.value).toString();
     case Kind.FLOAT:
-      return Number(node.value);
+      throw inexact(node.value);
     case Kind.BOOLEAN:
       return node.value;
     case Kind.NULL:
@@ -41,6 +43,23 @@ function jsonLiteral(node: ValueNode): unknown {
   }
 }
 
+function inexact(value: string): GraphQLError {
+  return new GraphQLError(`${value} cannot be taken exactly as a JSON number; send it as a string.`, { extensions: { code: 'invalid_input_provided' } });
+}
+
+/** Variables arrive through JSON.parse: safe integers become their digits, anything else inexact is refused. */
+function exactNumbers(value: unknown): unknown {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw inexact(String(value));
+    return String(value);
+  }
+  if (Array.isArray(value)) return value.map(exactNumbers);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, exactNumbers(item)]));
+  }
+  return value;
+}
+
 function jsonScalar(name: string, objectsOnly: boolean): GraphQLScalarType {
   const check = (value: unknown) => {
     if (objectsOnly && (typeof value !== 'object' || value === null || Array.isArray(value))) {
@@ -51,7 +70,7 @@ function jsonScalar(name: string, objectsOnly: boolean): GraphQLScalarType {
   return new GraphQLScalarType({
     name,
     serialize: (value) => value,
-    parseValue: check,
+    parseValue: (value) => check(exactNumbers(value)),
     parseLiteral: (node) => check(jsonLiteral(node)),
   });
 }

@@ -41,8 +41,13 @@ describe('storeSchema', () => {
     expect(v1.body.data.schema.version.json.chartOfAccounts.accounts).toHaveLength(1);
   });
 
-  it.each([
-    ['an account removed from a stored schema', { key: 'shop', chartOfAccounts: chart('cash') }],
+  it.each<[string, { key: string } & Record<string, unknown>, string?]>([
+    ['an account removed from a stored schema', { key: 'shop', chartOfAccounts: chart('cash') }, 'schema_change_incompatible'],
+    ['an account whose type changed', { key: 'shop', chartOfAccounts: { accounts: [{ key: 'cash', type: 'asset' }, { key: 'bank', type: 'liability' }] } }, 'schema_change_incompatible'],
+    ['an account whose currency changed', { key: 'shop', chartOfAccounts: { accounts: [{ key: 'cash', type: 'asset' }, { key: 'bank', type: 'asset', currency: { code: 'EUR' } }] } }, 'schema_change_incompatible'],
+    ['an entry line on an account the chart lacks', { key: 'lines', chartOfAccounts: chart('cash'), ledgerEntries: { types: [{ type: 't', lines: [{ key: 'a', account: { path: 'bank' }, amount: '{{x}}' }] }] } }],
+    ['an amount with an operator schemas do not allow', { key: 'lines', chartOfAccounts: chart('cash'), ledgerEntries: { types: [{ type: 't', lines: [{ key: 'a', account: { path: 'cash' }, amount: '{{x}} * 2' }] }] } }],
+    ['a malformed placeholder', { key: 'lines', chartOfAccounts: chart('cash'), ledgerEntries: { types: [{ type: 't', lines: [{ key: 'a', account: { path: 'cash' }, amount: '{{x}' }] }] } }],
     ['two sibling accounts with one key', { key: 'dupe', chartOfAccounts: chart('cash', 'cash') }],
     ['a top-level account without a type', { key: 'untyped', chartOfAccounts: { accounts: [{ key: 'cash' }] } }],
     ['a chart deeper than 10 levels', {
@@ -51,9 +56,9 @@ describe('storeSchema', () => {
         (child, _, i) => ({ key: `level${i}`, type: 'asset', ...(i > 0 ? { children: [child] } : {}) }), {})] },
     }],
     ['a default currency with multi-currency mode', { key: 'multi', chartOfAccounts: { ...chart('cash'), defaultCurrencyMode: 'multi', defaultCurrency: { code: 'USD' } } }],
-  ])('rejects %s with a BadRequestError and stores nothing', async (_label, schema) => {
+  ])('rejects %s with a BadRequestError and stores nothing', async (_label, schema, code = 'invalid_input_provided') => {
     const result = await store(schema);
-    expect(result).toMatchObject({ __typename: 'BadRequestError', code: 'invalid_input_provided' });
+    expect(result).toMatchObject({ __typename: 'BadRequestError', code });
     const versions = await gql(server.baseUrl, workspace.token, '{ schemas { nodes { key versions { nodes { version } } } } }');
     const stored = versions.body.data.schemas.nodes.find((s: { key: string }) => s.key === schema.key);
     expect(stored?.versions.nodes.length ?? 0).toBe(schema.key === 'shop' ? 2 : 0);

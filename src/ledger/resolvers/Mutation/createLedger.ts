@@ -5,7 +5,10 @@ import { newId } from '../../../core/ids.js';
 import { formatUtcOffset, parseUtcOffset } from '../../../core/time.js';
 import { findLedger, ikReleasedAt, insertLedger, type LedgerRow } from '../../../db/ledgers.js';
 import { findSchemaVersion } from '../../../db/ledgerSchemas.js';
+import type { SchemaContent } from '../../../core/ledgerSchemas.js';
 import { asMutationResult } from '../../mutationResult.js';
+import { applyChart } from '../../schemas/chartAccounts.js';
+import { parsedSchema } from '../../schemas/schemaVersions.js';
 
 /** A deleted ledger's ik stays reserved this long, so late retries of the delete's peers fail loudly. */
 export const LEDGER_IK_GRACE_SECONDS = 30;
@@ -30,14 +33,19 @@ export const createLedger: NonNullable<MutationResolvers['createLedger']> = (_pa
     if (freeAt) {
       throw new DomainError('ledger_ik_reserved', `ik ${args.ik} belonged to a deleted ledger; it can be reused after ${freeAt.toISOString()}.`);
     }
-    if (schemaKey !== null && !(await findSchemaVersion(tx, workspaceId, schemaKey, schemaVersion ?? undefined))) {
+    const version = schemaKey === null ? undefined : await findSchemaVersion(tx, workspaceId, schemaKey, schemaVersion ?? undefined);
+    if (schemaKey !== null && !version) {
       throw new DomainError('schema_not_found', `No schema with key ${schemaKey}${schemaVersion ? ` and version ${schemaVersion}` : ''}.`);
     }
     const inserted = await insertLedger(tx, {
       workspaceId, id: newId('led'), ik: args.ik, name: args.ledger.name, type: 'double',
-      balanceUtcOffset, schemaKey, schemaVersion, requestHash,
+      balanceUtcOffset, schemaKey, schemaVersion: version?.version ?? null, requestHash,
     });
-    if (inserted) return { __typename: 'CreateLedgerResult' as const, ledger: inserted, isIkReplay: false };
+    if (inserted) {
+      // A ledger on a schema starts with every account of the chart that is not a template.
+      if (version) await applyChart(tx, inserted, parsedSchema(version.schemaKey, version.version, version.content as SchemaContent, version.contentHash).chart);
+      return { __typename: 'CreateLedgerResult' as const, ledger: inserted, isIkReplay: false };
+    }
     // A concurrent request with the same ik committed first: answer as its replay.
     return replay((await findLedger(tx, workspaceId, { ik: args.ik }))!);
   }));

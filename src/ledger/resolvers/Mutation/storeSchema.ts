@@ -1,24 +1,35 @@
 import type { MutationResolvers } from '../../../../generated/ledger.js';
+import { checkChartCompatible } from '../../../core/chart.js';
 import { fingerprint } from '../../../core/fingerprint.js';
-import { checkCompatible, checkSchema, type SchemaContent } from '../../../core/ledgerSchemas.js';
+import { checkSchema, type SchemaContent } from '../../../core/ledgerSchemas.js';
 import { findSchemaVersion, insertSchemaVersion, upsertSchema } from '../../../db/ledgerSchemas.js';
+import { lockLedgersOnSchema, setLedgerSchemaVersion } from '../../../db/ledgers.js';
 import { asMutationResult } from '../../mutationResult.js';
+import { applyChart } from '../../schemas/chartAccounts.js';
+import { parsedSchema } from '../../schemas/schemaVersions.js';
 
-/** Upserts a schema by key; a new version is recorded only when the content changed. */
+/**
+ * Upserts a schema by key. A new version is recorded only when the content changed; every
+ * ledger on the schema then moves to it in the same transaction (new accounts appear, names
+ * and consistency follow the chart), so a refused version changes nothing anywhere.
+ */
 export const storeSchema: NonNullable<MutationResolvers['storeSchema']> = (_parent, args, ctx) =>
   asMutationResult(ctx, 'storeSchema', () => ctx.sql.begin(async (tx) => {
     const workspaceId = ctx.caller.workspaceId;
     const content = args.schema as SchemaContent;
-    const paths = checkSchema(content);
+    const chart = checkSchema(content);
     const contentHash = fingerprint(content);
     // The upsert locks the schema row, so concurrent stores of one key take versions in turn.
     const schema = await upsertSchema(tx, workspaceId, content.key, content.name ?? content.key);
     const latest = await findSchemaVersion(tx, workspaceId, content.key);
     if (latest?.contentHash !== contentHash) {
-      if (latest) checkCompatible(checkSchema(latest.content as SchemaContent), paths);
-      await insertSchemaVersion(tx, {
-        workspaceId, schemaKey: content.key, version: (latest?.version ?? 0) + 1, content, contentHash,
-      });
+      if (latest) checkChartCompatible(checkSchema(latest.content as SchemaContent), chart);
+      const version = (latest?.version ?? 0) + 1;
+      await insertSchemaVersion(tx, { workspaceId, schemaKey: content.key, version, content, contentHash });
+      const ledgers = await lockLedgersOnSchema(tx, workspaceId, content.key);
+      const { chart: cachedChart } = parsedSchema(content.key, version, content, contentHash);
+      for (const ledger of ledgers) await applyChart(tx, ledger, cachedChart);
+      await setLedgerSchemaVersion(tx, workspaceId, ledgers.map((ledger) => ledger.id), version);
     }
     return { __typename: 'StoreSchemaResult' as const, schema };
   }));

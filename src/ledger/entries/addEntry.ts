@@ -1,0 +1,53 @@
+import type { LedgerEntryInput, LedgerMatchInput } from '../../../generated/ledger.js';
+import { DomainError } from '../../core/errors.js';
+import { findLedgerEntry, linesOfEntry, type PostingOutcome } from '../../db/ledgerEntries.js';
+import { findLedgerForPosting, type LedgerRow } from '../../db/ledgers.js';
+import type { Db } from '../../db/sql.js';
+import type { GqlContext } from '../context.js';
+import { requireLedgerMatch } from '../ledgerMatch.js';
+import { loadSchemaVersion, type LoadedSchema } from '../schemas/schemaVersions.js';
+import { postPrepared } from './postEntry.js';
+import { prepareEntry, type PreparedEntry } from './prepareEntry.js';
+
+// The steps of adding one entry, shared by addLedgerEntry and addLedgerEntries.
+
+export type EntryLedger = { ledger: LedgerRow; schema: LoadedSchema | undefined };
+
+/** The entry's ledger and, when it is on a schema, the parsed version it is on. */
+export async function ledgerForEntry(db: Db, workspaceId: string, match: LedgerMatchInput | null | undefined): Promise<EntryLedger> {
+  if (!match) throw new DomainError('invalid_input_provided', 'Name the ledger of the entry (entry.ledger).');
+  const ledger = await findLedgerForPosting(db, workspaceId, requireLedgerMatch(match));
+  if (!ledger) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
+  const schema = ledger.schemaKey && ledger.schemaVersion
+    ? await loadSchemaVersion(db, workspaceId, ledger.schemaKey, ledger.schemaVersion, ledger.schemaContentHash ?? undefined)
+    : undefined;
+  return { ledger, schema };
+}
+
+/** Throws the typed error an outcome stands for; answers a replay's ik clash. */
+export function checkOutcome(prepared: PreparedEntry, outcome: PostingOutcome, ik: string): asserts outcome is Exclude<PostingOutcome, { failedCondition: number }> {
+  if ('failedCondition' in outcome) {
+    const condition = prepared.posting.conditions[outcome.failedCondition];
+    const account = prepared.accounts.get(condition.accountId)!;
+    throw new DomainError('entry_condition_failed',
+      `Condition ${outcome.failedCondition} on ${account.path} (${condition.currency}) does not hold; nothing was posted.`,
+      { account: account.path, currency: condition.currency, condition: outcome.failedCondition });
+  }
+  if (outcome.replayed && outcome.requestHash !== prepared.posting.requestHash) {
+    throw new DomainError('idempotency_key_reused', `ik ${ik} was already used in this ledger with a different entry.`);
+  }
+}
+
+export async function addEntry(ctx: GqlContext, target: EntryLedger, ik: string, input: LedgerEntryInput) {
+  const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, ik, input);
+  const outcome = await postPrepared(ctx.sql, prepared);
+  checkOutcome(prepared, outcome, ik);
+  const workspaceId = target.ledger.workspaceId;
+  const entry = (await findLedgerEntry(ctx.sql, workspaceId, { id: outcome.entryId }))!;
+  return {
+    __typename: 'AddLedgerEntryResult' as const,
+    entry,
+    lines: await linesOfEntry(ctx.sql, workspaceId, entry.id),
+    isIkReplay: outcome.replayed,
+  };
+}

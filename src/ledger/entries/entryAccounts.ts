@@ -1,0 +1,69 @@
+import { instancesFor, resolvePath } from '../../core/chart.js';
+import { DomainError } from '../../core/errors.js';
+import type { Parameters } from '../../core/templates.js';
+import { findAccountsOfLedger, type LedgerAccountRow, type NewLedgerAccount } from '../../db/ledgerAccounts.js';
+import type { LedgerRow } from '../../db/ledgers.js';
+import type { Db } from '../../db/sql.js';
+import { plannedAccountRows } from '../schemas/chartAccounts.js';
+import type { LoadedSchema } from '../schemas/schemaVersions.js';
+import type { AccountRef } from './explicitEntry.js';
+
+// The accounts an entry names, found in one query. In a ledger on a schema, a path the ledger
+// does not hold yet but the chart describes (a template instance such as `users:u1/available`)
+// is planned for creation with its subtree, to be inserted in the posting's transaction.
+
+export type EntryAccounts = {
+  /** Keyed by id and by `path:<path>`; planned accounts included. */
+  byKey: Map<string, LedgerAccountRow>;
+  planned: NewLedgerAccount[];
+};
+
+export const accountKey = (ref: AccountRef) => (ref.id != null ? ref.id : `path:${ref.path}`);
+
+export async function entryAccounts(
+  db: Db, ledger: LedgerRow, schema: LoadedSchema | undefined, refs: readonly AccountRef[], parameters: Parameters,
+): Promise<EntryAccounts> {
+  for (const ref of refs) {
+    if (ref.id == null && ref.path == null) throw new DomainError('invalid_input_provided', 'Identify every account by id or by path.');
+    const other = ref.ledger && ((ref.ledger.id != null && ref.ledger.id !== ledger.id) || (ref.ledger.ik != null && ref.ledger.ik !== ledger.ik));
+    if (other) throw new DomainError('invalid_input_provided', 'Every account of an entry must be in the entry\'s ledger.');
+  }
+  const ids = refs.flatMap((ref) => (ref.id != null ? [ref.id] : []));
+  const paths = refs.flatMap((ref) => (ref.id == null ? [ref.path!] : []));
+  // Ancestors too: a new template instance hangs under the nearest account that exists.
+  const lookup = schema ? [...new Set(paths.flatMap(prefixes))] : paths;
+  const byKey = new Map<string, LedgerAccountRow>();
+  for (const account of await findAccountsOfLedger(db, ledger.workspaceId, ledger.id, ids, lookup)) {
+    byKey.set(account.id, account);
+    byKey.set(`path:${account.path}`, account);
+  }
+
+  const planned: NewLedgerAccount[] = [];
+  for (const ref of refs) {
+    const key = accountKey(ref);
+    if (byKey.has(key)) {
+      if (ref.id != null && ref.path != null && byKey.get(key)!.path !== ref.path) throw notFound(ref, ledger);
+      continue;
+    }
+    if (!schema || ref.id != null) throw notFound(ref, ledger);
+    const resolved = resolvePath(schema.chart, ref.path!);
+    const idsByPath = new Map([...byKey.values()].map((account) => [account.path, account.id]));
+    const rows = plannedAccountRows(ledger, instancesFor(schema.chart, resolved, (path) => idsByPath.has(path)), idsByPath, parameters);
+    for (const row of rows) {
+      const account: LedgerAccountRow = { ...row, created: new Date() };
+      byKey.set(row.id, account);
+      byKey.set(`path:${row.path}`, account);
+      planned.push(row);
+    }
+  }
+  return { byKey, planned };
+}
+
+function prefixes(path: string): string[] {
+  const segments = path.split('/');
+  return segments.map((_segment, index) => segments.slice(0, index + 1).join('/'));
+}
+
+function notFound(ref: AccountRef, ledger: LedgerRow): DomainError {
+  return new DomainError('ledger_account_not_found', `No account ${ref.path ?? ref.id} in ledger ${ledger.ik}.`);
+}

@@ -1,0 +1,127 @@
+import type { LedgerEntryInput } from '../../../generated/ledger.js';
+import { checkBalanced, MAX_GROUPS, MAX_LINES_PER_ENTRY, MAX_TAGS } from '../../core/entries.js';
+import { DomainError } from '../../core/errors.js';
+import { fingerprint } from '../../core/fingerprint.js';
+import { newId } from '../../core/ids.js';
+import { scalarFormats } from '../../core/scalarFormats.js';
+import type { LedgerAccountRow, NewLedgerAccount } from '../../db/ledgerAccounts.js';
+import type { EntryPosting } from '../../db/ledgerEntries.js';
+import type { LedgerRow } from '../../db/ledgers.js';
+import type { Db } from '../../db/sql.js';
+import type { LoadedSchema } from '../schemas/schemaVersions.js';
+import { accountKey, entryAccounts } from './entryAccounts.js';
+import { explicitEntry, type ExplicitCondition } from './explicitEntry.js';
+
+// An entry checked and turned into a posting: typed entries rendered from their schema type,
+// accounts resolved in one query (template instances planned), currencies and the balancing
+// rule checked, conditions bound to the entry's own lines. Everything here is refused before
+// the database is written.
+
+export type PreparedEntry = {
+  posting: EntryPosting;
+  /** Keyed by id and by `path:<path>`. */
+  accounts: Map<string, LedgerAccountRow>;
+  /** Template instances the entry creates, inserted in the posting's transaction. */
+  newAccounts: NewLedgerAccount[];
+};
+
+export async function prepareEntry(
+  db: Db, ledger: LedgerRow, schema: LoadedSchema | undefined, ik: string, input: LedgerEntryInput,
+): Promise<PreparedEntry> {
+  const entry = explicitEntry(input, schema);
+  const lines = entry.lines;
+  if (lines.length === 0) throw new DomainError('invalid_input_provided', 'An entry needs lines.');
+  if (lines.length > MAX_LINES_PER_ENTRY) {
+    throw new DomainError('ledger_entry_too_many_lines', `An entry may have at most ${MAX_LINES_PER_ENTRY} lines; this one has ${lines.length}.`);
+  }
+  const tags = uniqueKeys(entry.tags, MAX_TAGS, 'tag');
+  const groups = uniqueKeys(entry.groups, MAX_GROUPS, 'group');
+  const keys = new Set<string>();
+  for (const [index, line] of lines.entries()) {
+    if (line.hasTx) throw new DomainError('not_implemented', 'Lines that reconcile external transactions are not available in this version of Tally yet.');
+    if (line.hasTags) throw new DomainError('not_implemented', 'Line tags are not available in this version of Tally yet.');
+    if (line.amount == null) throw new DomainError('invalid_input_provided', `lines[${index}] needs an amount.`);
+    if (scalarFormats.Int96(line.amount) === undefined) {
+      throw new DomainError('invalid_input_provided', `lines[${index}]: ${line.amount} is outside the Int96 range.`);
+    }
+    if (line.key != null && keys.has(line.key)) throw new DomainError('invalid_input_provided', `Line key ${line.key} appears twice.`);
+    if (line.key != null) keys.add(line.key);
+  }
+
+  const refs = [...lines.map((line) => line.account), ...entry.conditions.map((condition) => condition.account)];
+  const { byKey: accounts, planned } = await entryAccounts(db, ledger, schema, refs, entry.parameters ?? {});
+  const postedLines = lines.map((line, index) => {
+    const account = accounts.get(accountKey(line.account))!;
+    return { id: newId('line'), account, currency: lineCurrency(account, line.currency, `lines[${index}]`), amount: line.amount!, key: line.key, description: line.description };
+  });
+  checkBalanced(postedLines.map((line) => ({ accountType: line.account.type, currency: line.currency, amount: BigInt(line.amount) })));
+  const conditions = entry.conditions.map((condition, index) => boundCondition(condition, index, accounts, postedLines));
+
+  // Paths, not ids: an entry that created template instances hashes the same when replayed.
+  const normalized = {
+    type: entry.type, typeVersion: entry.typeVersion, parameters: entry.parameters,
+    posted: input.posted ?? null, description: entry.description, tags, groups,
+    lines: postedLines.map(({ account, currency, amount, key, description }) => ({ account: account.path, currency, amount, key, description })),
+    conditions: conditions.map(({ index: _index, accountId, ...condition }) => ({ ...condition, account: accounts.get(accountId)!.path })),
+  };
+  return {
+    accounts,
+    newAccounts: planned,
+    posting: {
+      workspaceId: ledger.workspaceId, ledgerId: ledger.id, entryId: newId('ent'), ik, requestHash: fingerprint(normalized),
+      type: entry.type, typeVersion: entry.typeVersion, parameters: entry.parameters,
+      posted: input.posted ?? new Date().toISOString(), description: entry.description, tags, groups, conditions,
+      lines: postedLines.map(({ id, account, currency, amount, key, description }) => ({ id, accountId: account.id, currency, amount, key, description })),
+    },
+  };
+}
+
+type PostedLine = { account: LedgerAccountRow; currency: string };
+
+function boundCondition(condition: ExplicitCondition, index: number, accounts: Map<string, LedgerAccountRow>, lines: readonly PostedLine[]) {
+  const account = accounts.get(accountKey(condition.account))!;
+  const currency = lineCurrency(account, condition.currency, `conditions[${index}]`);
+  if (!lines.some((line) => line.account.id === account.id && line.currency === currency)) {
+    throw new DomainError('invalid_input_provided', `Condition ${index} names ${account.path} in ${currency}, which has no line in this entry.`);
+  }
+  if (!condition.precondition && !condition.postcondition) {
+    throw new DomainError('invalid_input_provided', `Condition ${index} needs a precondition or a postcondition.`);
+  }
+  const bounds = (side: ExplicitCondition['precondition']) => {
+    if (!side) return undefined;
+    if (side.totalBalance) throw new DomainError('not_implemented', 'totalBalance conditions are not available in this version of Tally yet.');
+    const own = side.ownBalance;
+    if (own && own.eq != null && (own.gte != null || own.lte != null)) {
+      throw new DomainError('invalid_input_provided', `Condition ${index}: eq cannot be combined with gte or lte.`);
+    }
+    return own ? { eq: own.eq ?? undefined, gte: own.gte ?? undefined, lte: own.lte ?? undefined } : undefined;
+  };
+  return { index, accountId: account.id, currency, precondition: bounds(condition.precondition), postcondition: bounds(condition.postcondition) };
+}
+
+/** The line's currency: the account's own for a single-currency account, and required for a multi-currency one. */
+function lineCurrency(account: LedgerAccountRow, given: string | null, where: string): string {
+  if (account.currencyMode === 'multi') {
+    if (!given) throw new DomainError('invalid_input_provided', `${where}: ${account.path} holds several currencies; name the currency.`);
+    return given;
+  }
+  if (given && given !== account.currencyCode) {
+    throw new DomainError('invalid_input_provided', `${where}: ${account.path} holds ${account.currencyCode}, not ${given}.`);
+  }
+  return account.currencyCode!;
+}
+
+function uniqueKeys(items: readonly { key: string; value: string }[], max: number, what: string) {
+  if (items.length > max) throw new DomainError('invalid_input_provided', `An entry may have at most ${max} ${what}s.`);
+  const seen = new Set<string>();
+  for (const item of items) {
+    // Values rendered from parameters must still be what the contract allows a tag or group to be.
+    if (scalarFormats.SafeString(item.value) === undefined) {
+      throw new DomainError('invalid_input_provided', `The ${what} ${item.key} has value '${item.value}', which is not a SafeString (1 to 128 characters, no / # :).`);
+    }
+    const id = what === 'tag' ? item.key : `${item.key}\u0000${item.value}`;
+    if (seen.has(id)) throw new DomainError('invalid_input_provided', `The ${what} ${item.key} appears twice.`);
+    seen.add(id);
+  }
+  return items.map(({ key, value }) => ({ key, value }));
+}

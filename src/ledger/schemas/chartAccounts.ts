@@ -1,0 +1,52 @@
+import { instanceCurrency, missingAccounts, resolvePath, type Chart, type PlannedAccount } from '../../core/chart.js';
+import { newId } from '../../core/ids.js';
+import { placeholders, type Parameters } from '../../core/templates.js';
+import {
+  accountPathsOfLedger, insertLedgerAccounts, updateAccountAttributes, type NewLedgerAccount,
+} from '../../db/ledgerAccounts.js';
+import type { LedgerRow } from '../../db/ledgers.js';
+import type { Db } from '../../db/sql.js';
+
+// Accounts of ledgers on a schema come from its chart: all of them when the ledger is created,
+// the new ones when a version adds them, template instances when an entry first names them.
+// A schema account's ik is its path, which is unique in the ledger and stable across versions.
+
+/** Rows for the planned accounts; parents are looked up in `ids`, which learns the new ids. */
+export function plannedAccountRows(
+  ledger: Pick<LedgerRow, 'workspaceId' | 'id'>, planned: readonly PlannedAccount[], ids: Map<string, string>, parameters: Parameters = {},
+): NewLedgerAccount[] {
+  return planned.map(({ path, chartAccount }) => {
+    const id = newId('acct');
+    ids.set(path, id);
+    const slash = path.lastIndexOf('/');
+    const currencyCode = instanceCurrency(chartAccount, parameters);
+    return {
+      workspaceId: ledger.workspaceId, ledgerId: ledger.id, id, ik: path, path,
+      parentId: slash === -1 ? null : ids.get(path.slice(0, slash))!, depth: chartAccount.depth,
+      name: accountName(chartAccount.name ?? chartAccount.key, parameters), type: chartAccount.type, currencyMode: chartAccount.currencyMode,
+      currencyCode, consistency: chartAccount.consistency, requestHash: 'schema',
+    };
+  });
+}
+
+/**
+ * Brings one ledger's accounts in line with the chart: adds what is missing (under template
+ * instances too) and takes names and consistency from the chart. Types and currencies never
+ * change: the schema check refuses versions that would change them.
+ */
+export async function applyChart(tx: Db, ledger: Pick<LedgerRow, 'workspaceId' | 'id'>, chart: Chart): Promise<void> {
+  const existing = await accountPathsOfLedger(tx, ledger.workspaceId, ledger.id);
+  const ids = new Map(existing.map((account) => [account.path, account.id]));
+  await insertLedgerAccounts(tx, plannedAccountRows(ledger, missingAccounts(chart, new Set(ids.keys())), ids));
+  await updateAccountAttributes(tx, ledger.workspaceId, existing.flatMap(({ id, path }) => {
+    const chartAccount = resolvePath(chart, path).at(-1)!.chartAccount;
+    const name = chartAccount.name ?? chartAccount.key;
+    // A name with placeholders was rendered for its instance and stays as it is.
+    return [{ id, name: placeholders(name).length > 0 ? null : name, consistency: chartAccount.consistency }];
+  }));
+}
+
+/** The chart name with the parameters it can use; placeholders without a value stay as written. */
+function accountName(name: string, parameters: Parameters): string {
+  return name.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (match, key: string) => parameters[key] ?? match);
+}

@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedgerInvariants } from '../../src/db/ledgerChecks.js';
+import { gql } from '../support/graphql.js';
+import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
+
+// Ledgers built by a schema: the chart becomes accounts, template accounts are instantiated by
+// the first entry that names them, typed entries render their lines from parameters, and a new
+// schema version reaches every ledger on the schema.
+
+const STORE = `mutation($schema: SchemaInput!) {
+  storeSchema(schema: $schema) { __typename ... on BadRequestError { code message } }
+}`;
+const POST = `mutation($ik: SafeString!, $entry: LedgerEntryInput!) {
+  addLedgerEntry(ik: $ik, entry: $entry) {
+    __typename
+    ... on AddLedgerEntryResult {
+      isIkReplay
+      entry { id type typeVersion parameters description tags { key value } groups { key value } }
+      lines { amount key description account { path } }
+    }
+    ... on BadRequestError { code message }
+  }
+}`;
+const ACCOUNTS = `query($ik: SafeString!) {
+  ledger(ledger: { ik: $ik }) { schema { version { version } } ledgerAccounts(first: 200) { nodes { path type name currency { code } } } }
+}`;
+const BALANCE = `query($path: String!) { ledgerAccount(ledgerAccount: { path: $path, ledger: { ik: "wallets" } }) { ownBalance balance } }`;
+
+type SchemaAccount = { key: string; type?: string; template?: boolean; name?: string; children?: SchemaAccount[] };
+
+const users: SchemaAccount = { key: 'users', template: true, name: 'User {{user_id}}', children: [{ key: 'available' }, { key: 'pending' }] };
+const schemaV1 = {
+  key: 'wallet-app',
+  chartOfAccounts: {
+    defaultCurrency: { code: 'USD' }, defaultCurrencyMode: 'single',
+    accounts: <SchemaAccount[]>[
+      { key: 'assets', type: 'asset', children: [{ key: 'banks', children: [{ key: 'user-cash' }] }] },
+      { key: 'liabilities', type: 'liability', children: [users] },
+      { key: 'income', type: 'income', children: [{ key: 'fees' }] },
+    ],
+  },
+  ledgerEntries: {
+    types: [
+      {
+        type: 'fund_user', description: 'Funding {{user_id}}',
+        lines: [
+          { key: 'cash', account: { path: 'assets/banks/user-cash' }, amount: '{{amount}}' },
+          { key: 'wallet', account: { path: 'liabilities/users:{{user_id}}/available' }, amount: '{{amount}}' },
+        ],
+        tags: [{ key: 'channel', value: '{{channel}}' }],
+        parameters: { channel: 'api' },
+      },
+      {
+        type: 'transfer', description: '{{from}} pays {{to}}',
+        lines: [
+          { key: 'debit', account: { path: 'liabilities/users:{{from}}/available' }, amount: '-{{amount}}' },
+          { key: 'credit', account: { path: 'liabilities/users:{{to}}/available' }, amount: '{{amount}} - {{fee}}' },
+          { key: 'fee', account: { path: 'income/fees' }, amount: '{{fee}}' },
+        ],
+        conditions: [{ account: { path: 'liabilities/users:{{from}}/available' }, postcondition: { ownBalance: { gte: '0' } } }],
+        groups: [{ key: 'payer', value: '{{from}}' }],
+      },
+      { type: 'manual', description: 'Manual adjustment' },
+    ],
+  },
+};
+
+let server: TestServer;
+let workspace: TestWorkspace;
+beforeAll(async () => {
+  server = await startTestServer();
+  workspace = await server.workspace('Wallets');
+  expect((await gql(server.baseUrl, workspace.token, STORE, { schema: schemaV1 })).body.data.storeSchema.__typename).toBe('StoreSchemaResult');
+  const created = await gql(server.baseUrl, workspace.token,
+    'mutation { createLedger(ik: "wallets", ledger: { name: "Wallets" }, schema: { key: "wallet-app" }) { __typename } }');
+  expect(created.body.data.createLedger.__typename).toBe('CreateLedgerResult');
+});
+afterAll(() => server?.close());
+
+const call = async (query: string, variables?: Record<string, unknown>) => (await gql(server.baseUrl, workspace.token, query, variables)).body;
+const post = async (ik: string, entry: Record<string, unknown>) => (await call(POST, { ik, entry: { ledger: { ik: 'wallets' }, ...entry } })).data.addLedgerEntry;
+const paths = async (ik = 'wallets') => ((await call(ACCOUNTS, { ik })).data.ledger.ledgerAccounts.nodes as { path: string }[]).map((a) => a.path).sort();
+const balance = async (path: string) => (await call(BALANCE, { path })).data.ledgerAccount;
+
+describe('a ledger created on a schema', () => {
+  it('holds every chart account except templates, with types and currency inherited', async () => {
+    expect(await paths()).toEqual(['assets', 'assets/banks', 'assets/banks/user-cash', 'income', 'income/fees', 'liabilities']);
+    const accounts = (await call(ACCOUNTS, { ik: 'wallets' })).data.ledger.ledgerAccounts.nodes;
+    expect(accounts.find((a: { path: string }) => a.path === 'assets/banks/user-cash')).toMatchObject({ type: 'asset', currency: { code: 'USD' } });
+  });
+});
+
+describe('typed entries', () => {
+  it('render lines from parameters and create the template instance they name, with its subtree', async () => {
+    const result = await post('fund-alice', { type: 'fund_user', parameters: { user_id: 'alice', amount: '5000' } });
+    expect(result).toMatchObject({
+      __typename: 'AddLedgerEntryResult', isIkReplay: false,
+      entry: { type: 'fund_user', typeVersion: 1, parameters: { user_id: 'alice', amount: '5000', channel: 'api' }, description: 'Funding alice', tags: [{ key: 'channel', value: 'api' }] },
+      lines: [
+        { key: 'cash', amount: '5000', description: 'Funding alice', account: { path: 'assets/banks/user-cash' } },
+        { key: 'wallet', amount: '5000', account: { path: 'liabilities/users:alice/available' } },
+      ],
+    });
+    expect(await paths()).toEqual(expect.arrayContaining(['liabilities/users:alice', 'liabilities/users:alice/available', 'liabilities/users:alice/pending']));
+    const instance = (await call(ACCOUNTS, { ik: 'wallets' })).data.ledger.ledgerAccounts.nodes.find((a: { path: string }) => a.path === 'liabilities/users:alice');
+    expect(instance).toMatchObject({ type: 'liability', name: 'User alice' });
+    expect(await balance('liabilities/users:alice/available')).toEqual({ ownBalance: '5000', balance: '5000' });
+  });
+
+  it('evaluates + and - in amounts and checks the type\'s conditions atomically', async () => {
+    const paid = await post('pay-1', { type: 'transfer', parameters: { from: 'alice', to: 'bob', amount: '1000', fee: '30' } });
+    expect(paid.lines.map((l: { amount: string }) => l.amount)).toEqual(['-1000', '970', '30']);
+    expect(paid.entry).toMatchObject({ description: 'alice pays bob', groups: [{ key: 'payer', value: 'alice' }] });
+    expect(await balance('liabilities/users:bob/available')).toEqual({ ownBalance: '970', balance: '970' });
+
+    const before = await paths();
+    const overdraft = await post('pay-2', { type: 'transfer', parameters: { from: 'alice', to: 'carol', amount: '999999', fee: '0' } });
+    expect(overdraft).toMatchObject({ __typename: 'BadRequestError', code: 'entry_condition_failed' });
+    expect(overdraft.message).toContain('liabilities/users:alice/available');
+    // The refused entry created no instance for its new payee.
+    expect(await paths()).toEqual(before);
+    expect(await balance('liabilities/users:alice/available')).toEqual({ ownBalance: '4000', balance: '4000' });
+  });
+
+  it('replays an ik with the original result, and refuses it with other parameters', async () => {
+    const first = await post('fund-dan', { type: 'fund_user', parameters: { user_id: 'dan', amount: '10' } });
+    const again = await post('fund-dan', { type: 'fund_user', parameters: { user_id: 'dan', amount: '10' } });
+    expect(again).toMatchObject({ isIkReplay: true, entry: { id: first.entry.id } });
+    const changed = await post('fund-dan', { type: 'fund_user', parameters: { user_id: 'dan', amount: '11' } });
+    expect(changed).toMatchObject({ __typename: 'BadRequestError', code: 'idempotency_key_reused' });
+    expect(await balance('liabilities/users:dan/available')).toEqual({ ownBalance: '10', balance: '10' });
+  });
+
+  it('takes integer literals in parameters as exact strings, and refuses numbers that lost precision', async () => {
+    const literal = await call(`mutation { addLedgerEntry(ik: "fund-erin", entry: { ledger: { ik: "wallets" }, type: "fund_user",
+      parameters: { user_id: "erin", amount: 123456789012345678901234567890 } }) { __typename ... on AddLedgerEntryResult { lines { amount } } } }`);
+    expect(literal.data.addLedgerEntry.lines.map((l: { amount: string }) => l.amount)).toEqual(['123456789012345678901234567890', '123456789012345678901234567890']);
+    const rounded = await call(POST, { ik: 'fund-frank', entry: { ledger: { ik: 'wallets' }, type: 'fund_user', parameters: { user_id: 'frank', amount: 2 ** 60 } } });
+    expect(rounded.errors?.[0]?.extensions?.code).toBe('invalid_input_provided');
+    const fraction = await call('mutation { addLedgerEntry(ik: "fund-g", entry: { ledger: { ik: "wallets" }, type: "fund_user", parameters: { user_id: "g", amount: 1.5 } }) { __typename } }');
+    expect(fraction.errors?.[0]?.extensions?.code).toBe('invalid_input_provided');
+  });
+
+  it.each([
+    ['an unknown entry type', { type: 'refund', parameters: {} }, 'entry_type_not_found'],
+    ['a type version the schema lacks', { type: 'fund_user', typeVersion: 2, parameters: { user_id: 'x', amount: '1' } }, 'entry_type_not_found'],
+    ['a missing parameter', { type: 'fund_user', parameters: { user_id: 'x' } }, 'entry_parameters_invalid', 'amount'],
+    ['an undeclared parameter', { type: 'fund_user', parameters: { user_id: 'x', amount: '1', memo: 'hi' } }, 'entry_parameters_invalid', 'memo'],
+    ['a non-integer amount parameter', { type: 'fund_user', parameters: { user_id: 'x', amount: '1.5' } }, 'entry_parameters_invalid', 'amount'],
+    ['a nested parameter value', { type: 'fund_user', parameters: { user_id: { id: 'x' }, amount: '1' } }, 'entry_parameters_invalid', 'user_id'],
+    ['parameters that are not an object', { type: 'fund_user', parameters: ['x'] }, 'entry_parameters_invalid'],
+    ['lines on a type that defines them', { type: 'fund_user', parameters: { user_id: 'x', amount: '1' }, lines: [] }, 'invalid_input_provided'],
+    ['no lines on a runtime type', { type: 'manual' }, 'invalid_input_provided'],
+    ['a template value with a separator', { type: 'fund_user', parameters: { user_id: 'a:b', amount: '1' } }, 'ledger_account_not_found'],
+    ['a path the chart lacks', { type: 'manual', lines: [{ account: { path: 'assets/vault' }, amount: '1' }, { account: { path: 'income/fees' }, amount: '1' }] }, 'ledger_account_not_found'],
+    ['a template addressed without its value', { type: 'manual', lines: [{ account: { path: 'liabilities/users/available' }, amount: '1' }, { account: { path: 'assets/banks/user-cash' }, amount: '1' }] }, 'ledger_account_not_found'],
+    ['an amount beyond Int96', { type: 'fund_user', parameters: { user_id: 'x', amount: (1n << 121n).toString() } }, 'invalid_input_provided'],
+    ['parameters without a type', { parameters: { a: '1' }, lines: [] }, 'invalid_input_provided'],
+  ])('refuses %s with a typed error and writes nothing', async (_label, entry, code, parameter?: string) => {
+    const before = await paths();
+    const result = await post(`bad-${code}-${Math.random()}`, entry);
+    expect(result).toMatchObject({ __typename: 'BadRequestError', code });
+    if (parameter) expect(result.message).toContain(parameter);
+    expect(await paths()).toEqual(before);
+  });
+
+  it('posts runtime lines for a type without lines, instantiating templates by path', async () => {
+    const result = await post('manual-1', {
+      type: 'manual',
+      lines: [{ account: { path: 'liabilities/users:gina/pending' }, amount: '-5' }, { account: { path: 'income/fees' }, amount: '5' }],
+    });
+    expect(result).toMatchObject({ entry: { type: 'manual', description: 'Manual adjustment' }, lines: [{ account: { path: 'liabilities/users:gina/pending' } }, {}] });
+  });
+
+  it('creates a template instance once when many first entries race for it', async () => {
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+      post(`race-${i}`, { type: 'fund_user', parameters: { user_id: 'hana', amount: '1' } })));
+    expect(results.every((result) => result.__typename === 'AddLedgerEntryResult')).toBe(true);
+    expect((await paths()).filter((path) => path.startsWith('liabilities/users:hana'))).toHaveLength(3);
+    expect(await balance('liabilities/users:hana/available')).toEqual({ ownBalance: '12', balance: '12' });
+  });
+});
+
+const schemaV2 = () => {
+  const v2 = structuredClone(schemaV1) as typeof schemaV1;
+  v2.chartOfAccounts.accounts[2].children!.push({ key: 'interest' });
+  v2.chartOfAccounts.accounts[1].children![0].children!.push({ key: 'frozen' });
+  return v2;
+};
+
+describe('a new schema version', () => {
+  it('adds its accounts to every ledger on the schema, under existing template instances too', async () => {
+    expect((await call(STORE, { schema: schemaV2() })).data.storeSchema.__typename).toBe('StoreSchemaResult');
+    const after = await paths();
+    expect(after).toEqual(expect.arrayContaining(['income/interest', 'liabilities/users:alice/frozen', 'liabilities/users:bob/frozen']));
+    expect((await call(ACCOUNTS, { ik: 'wallets' })).data.ledger.schema.version.version).toBe(2);
+  });
+
+  it('is refused as a whole when it would change an account a ledger holds', async () => {
+    const before = await paths();
+    const retyped = schemaV2();
+    retyped.chartOfAccounts.accounts[2].type = 'expense';
+    const refused = (await call(STORE, { schema: retyped })).data.storeSchema;
+    expect(refused).toMatchObject({ __typename: 'BadRequestError', code: 'schema_change_incompatible' });
+    expect(refused.message).toContain('income');
+    expect(await paths()).toEqual(before);
+  });
+
+  it('leaves every ledger consistent', async () => {
+    expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
+  });
+});
