@@ -16,6 +16,9 @@ export type LedgerEntryRow = {
   groups: { key: string; value: string }[];
   conditions: unknown[];
   reversalPosition: number;
+  reversesId: string | null;
+  reversedById: string | null;
+  reversedAt: Date | null;
   requestHash: string;
 };
 
@@ -35,13 +38,19 @@ export type LedgerLineRow = {
   created: Date;
 };
 
-const entryColumns = (db: Db) => db`
-  workspace_id as "workspaceId", ledger_id as "ledgerId", id, ik, type, type_version as "typeVersion", parameters,
-  description, posted, created, tags, groups, conditions, reversal_position as "reversalPosition", request_hash as "requestHash"`;
+/** Columns of an entry row; `e` names the table alias in queries that join. */
+export const entryColumns = (db: Db, e = 'ledger_entries') => db`
+  ${db(`${e}.workspace_id`)} as "workspaceId", ${db(`${e}.ledger_id`)} as "ledgerId", ${db(`${e}.id`)}, ${db(`${e}.ik`)},
+  ${db(`${e}.type`)}, ${db(`${e}.type_version`)} as "typeVersion", ${db(`${e}.parameters`)}, ${db(`${e}.description`)},
+  ${db(`${e}.posted`)}, ${db(`${e}.created`)}, ${db(`${e}.tags`)}, ${db(`${e}.groups`)}, ${db(`${e}.conditions`)},
+  ${db(`${e}.reversal_position`)} as "reversalPosition", ${db(`${e}.reverses_id`)} as "reversesId",
+  ${db(`${e}.reversed_by_id`)} as "reversedById", ${db(`${e}.reversed_at`)} as "reversedAt", ${db(`${e}.request_hash`)} as "requestHash"`;
 
-const lineColumns = (db: Db) => db`
-  workspace_id as "workspaceId", ledger_id as "ledgerId", id, entry_id as "entryId", position, account_id as "accountId",
-  currency, amount::text as amount, key, description, posted, created`;
+/** Columns of a line row; `l` names the table alias in queries that join. */
+export const lineColumns = (db: Db, l = 'ledger_lines') => db`
+  ${db(`${l}.workspace_id`)} as "workspaceId", ${db(`${l}.ledger_id`)} as "ledgerId", ${db(`${l}.id`)}, ${db(`${l}.entry_id`)} as "entryId",
+  ${db(`${l}.position`)}, ${db(`${l}.account_id`)} as "accountId", ${db(`${l}.currency`)}, ${db(`${l}.amount`)}::text as amount,
+  ${db(`${l}.key`)}, ${db(`${l}.description`)}, ${db(`${l}.posted`)}, ${db(`${l}.created`)}`;
 
 export type EntryPosting = {
   workspaceId: string; ledgerId: string; entryId: string; ik: string; requestHash: string; posted: string;
@@ -117,4 +126,39 @@ export async function childBalances(db: Db, workspaceId: string, ledgerId: strin
     from ledger_accounts a join ledger_account_balances b on b.workspace_id = a.workspace_id and b.account_id = a.id
     where a.workspace_id = ${workspaceId} and a.ledger_id = ${ledgerId} and a.path like ${below}
     group by b.currency order by b.currency`;
+}
+
+/** Entries by id, for per-request batching. */
+export async function findLedgerEntriesById(db: Db, workspaceId: string, ids: readonly string[]): Promise<LedgerEntryRow[]> {
+  return db<LedgerEntryRow[]>`
+    /* findLedgerEntriesById */
+    select ${entryColumns(db)} from ledger_entries where workspace_id = ${workspaceId} and id = any(${ids as string[]}::text[])`;
+}
+
+/** Lines of many entries, in entry and position order, for per-request batching. */
+export async function linesOfEntries(db: Db, workspaceId: string, entryIds: readonly string[]): Promise<LedgerLineRow[]> {
+  return db<LedgerLineRow[]>`
+    /* linesOfEntries */
+    select ${lineColumns(db)} from ledger_lines
+    where workspace_id = ${workspaceId} and entry_id = any(${entryIds as string[]}::text[]) order by entry_id, position`;
+}
+
+export async function findLedgerLine(db: Db, workspaceId: string, id: string): Promise<LedgerLineRow | undefined> {
+  const [row] = await db<LedgerLineRow[]>`
+    /* findLedgerLine */
+    select ${lineColumns(db)} from ledger_lines where workspace_id = ${workspaceId} and id = ${id}`;
+  return row;
+}
+
+export type ReversalOutcome = { reversedId: string; reversingId: string; replayed: boolean };
+
+/** Reverses the entry in one statement (reverse_ledger_entry); undefined when no such entry exists. */
+export async function reverseLedgerEntry(
+  db: Db, workspaceId: string, entryId: string, newEntryId: string, lineIds: readonly string[],
+): Promise<ReversalOutcome | undefined> {
+  const [row] = await db<ReversalOutcome[]>`
+    /* reverseLedgerEntry */
+    select reversed_id as "reversedId", reversing_id as "reversingId", replayed
+    from reverse_ledger_entry(${workspaceId}, ${entryId}, ${newEntryId}, ${lineIds as string[]}::text[])`;
+  return row;
 }

@@ -123,3 +123,10 @@ export async function findLedgerForPosting(
       ${match.ik != null ? db`and ik = ${match.ik}` : db``}`;
   return row;
 }
+
+/** Ledgers by id (deleted ones too: their entries and accounts still name them), for per-request batching. */
+export async function findLedgersById(db: Db, workspaceId: string, ids: readonly string[]): Promise<LedgerRow[]> {
+  return db<LedgerRow[]>`
+    /* findLedgersById */
+    select ${ledgerColumns(db)} from ledgers where workspace_id = ${workspaceId} and id = any(${ids as string[]}::text[])`;
+}

@@ -4,6 +4,7 @@ import type { Sql } from '../db/sql.js';
 import type { Caller } from '../http/context.js';
 import type { Logger } from '../http/log.js';
 import { listItemBudget } from './limits.js';
+import { createLoaders, type Loaders } from './loaders.js';
 
 /** What every resolver receives. A type alias, not an interface: graphql-http requires an index signature. */
 export type GqlContext = {
@@ -13,6 +14,8 @@ export type GqlContext = {
   log: Logger;
   /** Pages of the named list (`ledgers`, `schema-versions:<key>`...) with cursors bound to it and the caller's workspace. */
   pages(list: string): Pager;
+  /** Batched lookups by id, scoped to the caller's workspace and this request. */
+  load: Loaders;
 };
 
 export type GqlServices = { sql: Sql; log: Logger; cursors: CursorSigner };
@@ -25,5 +28,6 @@ export function createGqlContext(services: GqlServices, caller: Caller, requestI
     requestId,
     log: services.log,
     pages: (list) => pager(services.cursors.forList(list, caller.workspaceId), charge),
+    load: createLoaders(services.sql, caller.workspaceId),
   };
 }

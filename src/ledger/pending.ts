@@ -7,25 +7,23 @@ import { DomainError } from '../core/errors.js';
  */
 export const PENDING_FIELDS = {
   Query: [
-    'customCurrencies', 'externalAccount', 'ledgerEntryGroup',
-    'ledgerEntryHistory', 'ledgerLine', 'link', 'links', 'tx',
+    'customCurrencies', 'externalAccount', 'ledgerEntryGroup', 'link', 'links', 'tx',
   ],
   Mutation: [
-    'addLedgerEntries', 'createCustomCurrency', 'createCustomLink',
+    'createCustomCurrency', 'createCustomLink',
     'createPayment', 'deleteCustomTxs', 'deleteSchema', 'migrateLedgerEntry', 'reconcileTx',
-    'reverseLedgerEntry', 'syncCustomAccounts', 'syncCustomTxs', 'updateLedgerEntry',
+    'syncCustomAccounts', 'syncCustomTxs', 'updateLedgerEntry',
   ],
   Ledger: [
-    'entryStats', 'ledgerAccountDataMigrations', 'ledgerEntries', 'ledgerEntryDataMigrations',
-    'ledgerEntryGroup', 'ledgerEntryGroups', 'lines', 'migrations',
+    'entryStats', 'ledgerAccountDataMigrations', 'ledgerEntryDataMigrations',
+    'ledgerEntryGroup', 'ledgerEntryGroups', 'migrations',
   ],
   LedgerAccount: [
     'balanceChange', 'balanceChanges', 'balanceChangesDuring', 'balancesDuring',
     'childBalanceChange', 'childBalanceChanges', 'childBalanceChangesDuring', 'childBalancesDuring',
     'ownBalanceChange', 'ownBalanceChanges', 'ownBalanceChangesDuring', 'ownBalancesDuring',
-    'ledgerEntries', 'lines', 'payment', 'unreconciledTxs',
+    'payment', 'unreconciledTxs',
   ],
-  LedgerEntry: ['reversalHistory'],
   LedgerEntryGroup: ['balances', 'ledgerEntries'],
   SchemaVersion: ['migrations'],
 } as const;

@@ -4,7 +4,7 @@ import { createApp, type AppOptions } from '../../src/app.js';
 import { createClient, createWorkspace } from '../../src/db/provision.js';
 import { tokenSigningKey } from '../../src/db/workspaces.js';
 import { answerMalformedRequests } from '../../src/http/clientErrors.js';
-import { silentLogger } from '../../src/http/log.js';
+import { createLogger, silentLogger } from '../../src/http/log.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { fetchToken } from './token.js';
 
@@ -22,7 +22,7 @@ export type TestServer = {
 export async function startTestServer(options: Partial<AppOptions> = {}): Promise<TestServer> {
   const db = await createTestDatabase();
   const app = await createApp({
-    sql: db.sql, signingKey: await tokenSigningKey(db.sql), tokenTtlSeconds: 3600, log: silentLogger, ...options,
+    sql: db.sql, signingKey: await tokenSigningKey(db.sql), tokenTtlSeconds: 3600, log: process.env.TEST_SERVER_LOG ? createLogger('error') : silentLogger, ...options,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   answerMalformedRequests(server);

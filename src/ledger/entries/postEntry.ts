@@ -1,46 +1,77 @@
 import { accountIdsByPath, insertLedgerAccounts, lockLedgerAccountCreation } from '../../db/ledgerAccounts.js';
 import { postLedgerEntry, type EntryPosting, type PostingOutcome } from '../../db/ledgerEntries.js';
-import type { Sql } from '../../db/sql.js';
+import type { Db, Sql } from '../../db/sql.js';
 import type { PreparedEntry } from './prepareEntry.js';
 
-// Posting a prepared entry. The common case is one statement. An entry that names template
+// Posting prepared entries. The common case is one statement. An entry that names template
 // instances not yet created inserts them in the same transaction as the posting, so a refused
 // entry (a failing condition) leaves no accounts behind.
 
-class ConditionFailed extends Error {
-  constructor(readonly outcome: PostingOutcome) {
-    super('condition failed');
+class Refused extends Error {
+  constructor(readonly index: number, readonly outcome: PostingOutcome) {
+    super('entry refused');
   }
+}
+
+/**
+ * Inserts the entry's planned accounts that still do not exist (a concurrent entry may have
+ * created some since they were planned) and returns the posting with their final ids.
+ */
+async function createPlannedAccounts(tx: Db, prepared: PreparedEntry): Promise<EntryPosting> {
+  if (prepared.newAccounts.length === 0) return prepared.posting;
+  const { workspaceId, ledgerId } = prepared.posting;
+  await lockLedgerAccountCreation(tx, workspaceId, ledgerId);
+  const existing = await accountIdsByPath(tx, workspaceId, ledgerId, prepared.newAccounts.map((account) => account.path));
+  const idOf = new Map<string, string>();
+  for (const account of prepared.newAccounts) {
+    const id = existing.get(account.path);
+    if (id) idOf.set(account.id, id);
+  }
+  const remap = (id: string) => idOf.get(id) ?? id;
+  await insertLedgerAccounts(tx, prepared.newAccounts
+    .filter((account) => !existing.has(account.path))
+    .map((account) => ({ ...account, parentId: account.parentId && remap(account.parentId) })));
+  return {
+    ...prepared.posting,
+    lines: prepared.posting.lines.map((line) => ({ ...line, accountId: remap(line.accountId) })),
+    conditions: prepared.posting.conditions.map((condition) => ({ ...condition, accountId: remap(condition.accountId) })),
+  };
 }
 
 export async function postPrepared(sql: Sql, prepared: PreparedEntry): Promise<PostingOutcome> {
   if (prepared.newAccounts.length === 0) return postLedgerEntry(sql, prepared.posting);
+  const result = await postAll(sql, [prepared], () => false);
+  return 'refused' in result ? result.outcome : result.outcomes[0];
+}
+
+export type BatchOutcome = { outcomes: PostingOutcome[] } | { refused: number; outcome: PostingOutcome };
+
+/**
+ * Posts every entry in one transaction, pipelined: either all are written or none. A failed
+ * condition, or an outcome `refuses` rejects (an ik clash), rolls the whole batch back.
+ */
+export async function postAll(
+  sql: Sql, prepared: readonly PreparedEntry[], refuses: (outcome: PostingOutcome, index: number) => boolean,
+): Promise<BatchOutcome> {
   try {
     return await sql.begin(async (tx) => {
-      const { workspaceId, ledgerId } = prepared.posting;
-      await lockLedgerAccountCreation(tx, workspaceId, ledgerId);
-      // A concurrent entry may have created some of them since they were planned: use its ids.
-      const existing = await accountIdsByPath(tx, workspaceId, ledgerId, prepared.newAccounts.map((account) => account.path));
-      const idOf = new Map<string, string>();
-      for (const account of prepared.newAccounts) {
-        const id = existing.get(account.path);
-        if (id) idOf.set(account.id, id);
-      }
-      const remap = (id: string) => idOf.get(id) ?? id;
-      await insertLedgerAccounts(tx, prepared.newAccounts
-        .filter((account) => !existing.has(account.path))
-        .map((account) => ({ ...account, parentId: account.parentId && remap(account.parentId) })));
-      const posting: EntryPosting = {
-        ...prepared.posting,
-        lines: prepared.posting.lines.map((line) => ({ ...line, accountId: remap(line.accountId) })),
-        conditions: prepared.posting.conditions.map((condition) => ({ ...condition, accountId: remap(condition.accountId) })),
-      };
-      const outcome = await postLedgerEntry(tx, posting);
-      if ('failedCondition' in outcome) throw new ConditionFailed(outcome);
-      return outcome;
+      const postings: EntryPosting[] = [];
+      for (const entry of prepared) postings.push(await createPlannedAccounts(tx, entry));
+      const settled = await Promise.allSettled(postings.map((posting) => postLedgerEntry(tx, posting)));
+      // After a failed condition the statements behind it fail as "transaction aborted": report the cause.
+      const failed = settled.findIndex((result) => result.status === 'fulfilled' && 'failedCondition' in result.value);
+      if (failed !== -1) throw new Refused(failed, (settled[failed] as PromiseFulfilledResult<PostingOutcome>).value);
+      const outcomes = settled.map((result) => {
+        if (result.status === 'rejected') throw result.reason;
+        return result.value;
+      });
+      outcomes.forEach((outcome, index) => {
+        if (refuses(outcome, index)) throw new Refused(index, outcome);
+      });
+      return { outcomes };
     });
   } catch (error) {
-    if (error instanceof ConditionFailed) return error.outcome;
+    if (error instanceof Refused) return { refused: error.index, outcome: error.outcome };
     throw error;
   }
 }

@@ -2,6 +2,7 @@ import type { LedgerResolvers } from '../../../generated/ledger.js';
 import { pageLedgerAccounts } from '../../db/ledgerAccounts.js';
 import { findSchema } from '../../db/ledgerSchemas.js';
 import { accountFilter } from '../accounts/accountFilter.js';
+import { listEntries, listLines } from '../entries/lists.js';
 
 export const Ledger: LedgerResolvers = {
   type: (row) => row.type,
@@ -21,4 +22,6 @@ export const Ledger: LedgerResolvers = {
     const rows = filter ? await pageLedgerAccounts(sql, row.workspaceId, request, filter) : [];
     return accountPages.page(request, rows, (account) => [account.created.toISOString(), account.id]);
   },
+  ledgerEntries: (row, args, ctx) => listEntries(ctx, row, args),
+  lines: (row, args, ctx) => listLines(ctx, row, args),
 };

@@ -1,8 +1,8 @@
 import type { LedgerAccountResolvers } from '../../../generated/ledger.js';
 import { builtInCurrency } from '../../core/currencies.js';
-import { findLedgerAccount, pageLedgerAccounts } from '../../db/ledgerAccounts.js';
-import { findLedger } from '../../db/ledgers.js';
+import { pageLedgerAccounts } from '../../db/ledgerAccounts.js';
 import { balanceIn, balancesByCurrency } from '../accounts/balances.js';
+import { listEntries, listLines } from '../entries/lists.js';
 
 export const LedgerAccount: LedgerAccountResolvers = {
   created: (row) => row.created.toISOString(),
@@ -14,10 +14,11 @@ export const LedgerAccount: LedgerAccountResolvers = {
   }),
   // Tally has no web console; the contract promises a stable URN instead.
   dashboardUrl: (row) => `urn:tally:ledger-account:${row.id}`,
-  ledger: async (row, _args, { sql }) => (await findLedger(sql, row.workspaceId, { id: row.ledgerId }))!,
+  ledger: async (row, _args, { load }) => (await load.ledger.load(row.ledgerId))!,
   parentLedgerAccountId: (row) => row.parentId,
-  parentLedgerAccount: async (row, _args, { sql }) =>
-    (row.parentId ? await findLedgerAccount(sql, row.workspaceId, { id: row.parentId }) : undefined) ?? null,
+  parentLedgerAccount: async (row, _args, { load }) => (row.parentId ? (await load.account.load(row.parentId)) ?? null : null),
+  ledgerEntries: async (row, args, ctx) => listEntries(ctx, (await ctx.load.ledger.load(row.ledgerId))!, args, row),
+  lines: async (row, args, ctx) => listLines(ctx, (await ctx.load.ledger.load(row.ledgerId))!, args, row),
   childLedgerAccounts: async (row, args, { sql, pages }) => {
     const childPages = pages(`ledger-account-children:${row.id}`);
     const request = childPages.request(args);

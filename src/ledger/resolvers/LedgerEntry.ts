@@ -1,8 +1,6 @@
 import type { LedgerEntryResolvers } from '../../../generated/ledger.js';
 import { builtInCurrency } from '../../core/currencies.js';
-import { findLedgerAccount } from '../../db/ledgerAccounts.js';
-import { linesOfEntry } from '../../db/ledgerEntries.js';
-import { findLedger } from '../../db/ledgers.js';
+import { pageEntryHistory } from '../../db/ledgerLists.js';
 
 type StoredCondition = { accountId: string; currency: string; precondition?: object; postcondition?: object };
 
@@ -16,27 +14,33 @@ export const LedgerEntry: LedgerEntryResolvers = {
   // Tally has no web console; the contract promises a stable URN instead.
   dashboardUrl: (row) => `urn:tally:ledger-entry:${row.id}`,
   // An entry has at most 30 lines: they come as one page.
-  lines: async (row, _args, { sql }) => ({ nodes: await linesOfEntry(sql, row.workspaceId, row.id), pageInfo: WHOLE_PAGE }),
-  ledger: async (row, _args, { sql }) => (await findLedger(sql, row.workspaceId, { id: row.ledgerId }))!,
-  groups: async (row, _args, { sql }) => {
+  lines: async (row, _args, { load }) => ({ nodes: await load.entryLines.load(row.id), pageInfo: WHOLE_PAGE }),
+  ledger: async (row, _args, { load }) => (await load.ledger.load(row.ledgerId))!,
+  groups: async (row, _args, { load }) => {
     if (row.groups.length === 0) return [];
-    const ledger = (await findLedger(sql, row.workspaceId, { id: row.ledgerId }))!;
+    const ledger = (await load.ledger.load(row.ledgerId))!;
     return row.groups.map((group) => ({
       ...group, ledger, ledgerId: row.ledgerId, created: null,
       dashboardUrl: `urn:tally:ledger-entry-group:${row.ledgerId}:${group.key}:${group.value}`,
     })) as never;
   },
-  conditions: async (row, _args, { sql }) => Promise.all((row.conditions as StoredCondition[]).map(async (condition) => ({
-    account: (await findLedgerAccount(sql, row.workspaceId, { id: condition.accountId }))!,
+  conditions: async (row, _args, { load }) => Promise.all((row.conditions as StoredCondition[]).map(async (condition) => ({
+    account: (await load.account.load(condition.accountId))!,
     currency: builtInCurrency(condition.currency),
     precondition: condition.precondition ? { ownBalance: condition.precondition } : null,
     postcondition: condition.postcondition ? { ownBalance: condition.postcondition } : null,
   }))) as never,
-  // Reversal arrives with reverseLedgerEntry; until then no entry is reversed or reversing.
-  hidden: () => false,
-  isReversal: () => false,
-  isReversed: () => false,
-  reverses: () => null,
-  reversedBy: () => null,
-  reversedAt: () => null,
+  // Reversed and reversing entries leave lists unless they are asked for (showHidden).
+  hidden: (row) => row.reversesId !== null || row.reversedById !== null,
+  isReversal: (row) => row.reversesId !== null,
+  isReversed: (row) => row.reversedById !== null,
+  reverses: async (row, _args, { load }) => (row.reversesId ? (await load.entry.load(row.reversesId)) ?? null : null),
+  reversedBy: async (row, _args, { load }) => (row.reversedById ? (await load.entry.load(row.reversedById)) ?? null : null),
+  reversedAt: (row) => row.reversedAt?.toISOString() ?? null,
+  reversalHistory: async (row, args, { sql, pages }) => {
+    const historyPages = pages(`entry-history:${row.ledgerId}:${row.ik}`);
+    const request = historyPages.request(args);
+    const rows = await pageEntryHistory(sql, row.workspaceId, row.ledgerId, row.ik, request);
+    return historyPages.page(request, rows, (entry) => [String(entry.reversalPosition)]);
+  },
 };

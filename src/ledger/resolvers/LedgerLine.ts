@@ -1,32 +1,39 @@
 import type { LedgerLineResolvers } from '../../../generated/ledger.js';
 import { builtInCurrency } from '../../core/currencies.js';
 import { lineDirection } from '../../core/entries.js';
-import { findLedgerAccount } from '../../db/ledgerAccounts.js';
-import { findLedgerEntry } from '../../db/ledgerEntries.js';
-import { findLedger } from '../../db/ledgers.js';
+import type { LedgerLineRow } from '../../db/ledgerEntries.js';
+import type { GqlContext } from '../context.js';
+
+const entryOf = async (row: LedgerLineRow, { load }: GqlContext) => (await load.entry.load(row.entryId))!;
+
+/** The line at the same position of another entry (a reversal mirrors its original line by line). */
+async function mirrorLine(entryId: string | null, position: number, { load }: GqlContext) {
+  if (!entryId) return null;
+  return (await load.entryLines.load(entryId)).find((line) => line.position === position) ?? null;
+}
 
 export const LedgerLine: LedgerLineResolvers = {
   // Exact decimal text from PostgreSQL, canonical as Int96 output: no leading zeros, no "-0".
   amount: (row, args) => (args.absolute ? row.amount.replace(/^-/, '') : row.amount),
-  type: async (row, _args, { sql }) => {
-    const account = (await findLedgerAccount(sql, row.workspaceId, { id: row.accountId }))!;
-    return lineDirection(account.type, BigInt(row.amount));
-  },
+  type: async (row, _args, { load }) => lineDirection((await load.account.load(row.accountId))!.type, BigInt(row.amount)),
   currency: (row) => builtInCurrency(row.currency) as never,
-  account: async (row, _args, { sql }) => (await findLedgerAccount(sql, row.workspaceId, { id: row.accountId }))!,
-  ledgerEntry: async (row, _args, { sql }) => (await findLedgerEntry(sql, row.workspaceId, { id: row.entryId }))!,
+  account: async (row, _args, { load }) => (await load.account.load(row.accountId))!,
+  ledgerEntry: (row, _args, ctx) => entryOf(row, ctx),
   ledgerEntryId: (row) => row.entryId,
-  ledger: async (row, _args, { sql }) => (await findLedger(sql, row.workspaceId, { id: row.ledgerId }))!,
+  ledger: async (row, _args, { load }) => (await load.ledger.load(row.ledgerId))!,
   posted: (row) => row.posted.toISOString(),
   created: (row) => row.created.toISOString(),
   date: (row) => row.posted.toISOString().slice(0, 10),
   tags: () => [],
-  hidden: () => false,
-  isReversal: () => false,
-  isReversed: () => false,
-  reverses: () => null,
-  reversedBy: () => null,
-  reversedAt: () => null,
+  hidden: async (row, _args, ctx) => {
+    const entry = await entryOf(row, ctx);
+    return entry.reversesId !== null || entry.reversedById !== null;
+  },
+  isReversal: async (row, _args, ctx) => (await entryOf(row, ctx)).reversesId !== null,
+  isReversed: async (row, _args, ctx) => (await entryOf(row, ctx)).reversedById !== null,
+  reverses: async (row, _args, ctx) => mirrorLine((await entryOf(row, ctx)).reversesId, row.position, ctx),
+  reversedBy: async (row, _args, ctx) => mirrorLine((await entryOf(row, ctx)).reversedById, row.position, ctx),
+  reversedAt: async (row, _args, ctx) => (await entryOf(row, ctx)).reversedAt?.toISOString() ?? null,
   // Reconciliation arrives with external links; until then no line reconciles a transaction.
   tx: () => null,
   txId: () => null,

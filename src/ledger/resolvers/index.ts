@@ -5,6 +5,10 @@ import { LedgerEntry } from './LedgerEntry.js';
 import { LedgerLine } from './LedgerLine.js';
 import { addLedgerEntry } from './Mutation/addLedgerEntry.js';
 import { ledgerEntry } from './Query/ledgerEntry.js';
+import { ledgerEntryHistory } from './Query/ledgerEntryHistory.js';
+import { ledgerLine } from './Query/ledgerLine.js';
+import { reverseLedgerEntry } from './Mutation/reverseLedgerEntry.js';
+import { addLedgerEntries } from './Mutation/addLedgerEntries.js';
 import { createLedgerAccount } from './Mutation/createLedgerAccount.js';
 import { createLedgerAccounts } from './Mutation/createLedgerAccounts.js';
 import { updateLedgerAccount } from './Mutation/updateLedgerAccount.js';
@@ -22,8 +26,9 @@ import { Schema } from './Schema.js';
 import { SchemaVersion } from './SchemaVersion.js';
 
 export const resolvers: Resolvers = {
-  Query: { workspace, ledger, ledgers, ledgerAccount, ledgerEntry, schema, schemas },
-  Mutation: { createLedger, updateLedger, deleteLedger, storeSchema, createLedgerAccount, createLedgerAccounts, updateLedgerAccount, addLedgerEntry },
+  Query: { workspace, ledger, ledgers, ledgerAccount, ledgerEntry, ledgerEntryHistory, ledgerLine, schema, schemas },
+  Mutation: { createLedger, updateLedger, deleteLedger, storeSchema, createLedgerAccount, createLedgerAccounts, updateLedgerAccount, addLedgerEntry,
+    addLedgerEntries, reverseLedgerEntry },
   Ledger,
   LedgerAccount,
   LedgerEntry,
