@@ -4,7 +4,7 @@ SHELL := /bin/bash
 BIN := node_modules/.bin
 NODE_TS := node --import tsx/esm
 
-.PHONY: help install run generate check-generated lint-spec typecheck test fuzz mock admin bench clean
+.PHONY: help install run generate check-generated lint-spec typecheck test fuzz mock admin bench bench-ledger clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -50,6 +50,9 @@ mock: install ## Stateless mocks: billing REST (Prism) on 4010, ledger GraphQL o
 
 admin: install ## Manage workspaces and API clients: make admin ARGS="help"
 	$(NODE_TS) src/cli/admin.ts $(ARGS)
+
+bench-ledger: install ## Posting benchmark: HTTP vs the posting SQL direct; writes bench/results/ledger-post.md
+	$(NODE_TS) bench/ledger-post.ts
 
 bench: install ## Run the benchmarks in bench/ and write their results
 	$(NODE_TS) bench/run.ts

@@ -19,9 +19,12 @@ export type LedgerAccountRow = {
   created: Date;
 };
 
-const accountColumns = (db: Db) => db`
-  workspace_id as "workspaceId", ledger_id as "ledgerId", id, ik, path, parent_id as "parentId", depth, name, type,
-  currency_mode as "currencyMode", currency_code as "currencyCode", consistency, request_hash as "requestHash", created`;
+/** Columns of an account row; `a` names the table alias in queries that join. */
+export const accountColumns = (db: Db, a = 'ledger_accounts') => db`
+  ${db(`${a}.workspace_id`)} as "workspaceId", ${db(`${a}.ledger_id`)} as "ledgerId", ${db(`${a}.id`)}, ${db(`${a}.ik`)},
+  ${db(`${a}.path`)}, ${db(`${a}.parent_id`)} as "parentId", ${db(`${a}.depth`)}, ${db(`${a}.name`)}, ${db(`${a}.type`)},
+  ${db(`${a}.currency_mode`)} as "currencyMode", ${db(`${a}.currency_code`)} as "currencyCode", ${db(`${a}.consistency`)},
+  ${db(`${a}.request_hash`)} as "requestHash", ${db(`${a}.created`)}`;
 
 export type AccountMatch = { id?: string; ledgerId?: string; path?: string; ik?: string };
 
@@ -110,15 +113,17 @@ export async function pageLedgerAccounts(db: Db, workspaceId: string, page: Page
     limit ${page.size + 1}`;
 }
 
-/** The accounts of one ledger named by id or by path, in one query. */
+/** The accounts of one ledger named by id or by path, in one query: one index probe per name. */
 export async function findAccountsOfLedger(
   db: Db, workspaceId: string, ledgerId: string, ids: readonly string[], paths: readonly string[],
 ): Promise<LedgerAccountRow[]> {
   return db<LedgerAccountRow[]>`
     /* findAccountsOfLedger */
-    select ${accountColumns(db)} from ledger_accounts
-    where workspace_id = ${workspaceId} and ledger_id = ${ledgerId}
-      and (id = any(${ids as string[]}::text[]) or path = any(${paths as string[]}::text[]))`;
+    select ${accountColumns(db, 'a')} from unnest(${ids as string[]}::text[]) wanted (id)
+    join ledger_accounts a on a.workspace_id = ${workspaceId} and a.id = wanted.id and a.ledger_id = ${ledgerId}
+    union
+    select ${accountColumns(db, 'a')} from unnest(${paths as string[]}::text[]) wanted (path)
+    join ledger_accounts a on a.workspace_id = ${workspaceId} and a.ledger_id = ${ledgerId} and a.path = wanted.path`;
 }
 
 /** Inserts many accounts in one statement (parents may precede their children in the list). */

@@ -60,7 +60,26 @@ export type EntryPosting = {
   lines: { id: string; accountId: string; currency: string; amount: string; key: string | null; description: string | null }[];
 };
 
-export type PostingOutcome = { entryId: string; requestHash: string; replayed: boolean } | { failedCondition: number };
+export type PostingOutcome = { entryId: string; requestHash: string; replayed: boolean; created: Date; position: number } | { failedCondition: number };
+
+/** The entry and lines a fresh posting wrote, as they now stand in the database, without reading them back. */
+export function postedRows(posting: EntryPosting, created: Date, position: number): { entry: LedgerEntryRow; lines: LedgerLineRow[] } {
+  const { workspaceId, ledgerId, entryId } = posting;
+  const posted = new Date(posting.posted);
+  return {
+    entry: {
+      workspaceId, ledgerId, id: entryId, ik: posting.ik, type: posting.type, typeVersion: posting.typeVersion,
+      parameters: posting.parameters, description: posting.description, posted, created,
+      tags: posting.tags as LedgerEntryRow['tags'], groups: posting.groups as LedgerEntryRow['groups'],
+      conditions: JSON.parse(JSON.stringify(posting.conditions)), reversalPosition: position, reversesId: null, reversedById: null,
+      reversedAt: null, requestHash: posting.requestHash,
+    },
+    lines: posting.lines.map((line, index) => ({
+      workspaceId, ledgerId, id: line.id, entryId, position: index + 1, accountId: line.accountId, currency: line.currency,
+      amount: line.amount, key: line.key, description: line.description ?? posting.description, posted, created,
+    })),
+  };
+}
 
 /**
  * Posts the entry in one statement (post_ledger_entry); on a replayed ik, names the entry holding
@@ -68,9 +87,9 @@ export type PostingOutcome = { entryId: string; requestHash: string; replayed: b
  */
 export async function postLedgerEntry(db: Db, posting: EntryPosting): Promise<PostingOutcome> {
   const column = <K extends keyof EntryPosting['lines'][number]>(key: K) => posting.lines.map((line) => line[key]);
-  const [row] = await db<{ entryId: string; requestHash: string; replayed: boolean }[]>`
+  const [row] = await db<{ entryId: string; requestHash: string; replayed: boolean; created: Date; position: number }[]>`
     /* postLedgerEntry */
-    select posted_entry_id as "entryId", posted_request_hash as "requestHash", replayed from post_ledger_entry(
+    select posted_entry_id as "entryId", posted_request_hash as "requestHash", replayed, posted_created as created, posted_position as position from post_ledger_entry(
       ${posting.workspaceId}, ${posting.ledgerId}, ${posting.entryId}, ${posting.ik}, ${posting.requestHash},
       ${posting.type}, ${posting.typeVersion}, ${posting.parameters === null ? null : db.json(posting.parameters)},
       ${posting.posted}::timestamptz, ${posting.description}, ${db.json(posting.tags as never)}, ${db.json(posting.groups as never)},

@@ -14,7 +14,7 @@ export type LedgerRow = {
   created: Date;
 };
 
-const ledgerColumns = (db: Db) => db`
+export const ledgerColumns = (db: Db) => db`
   workspace_id as "workspaceId", id, ik, name, type, balance_utc_offset as "balanceUtcOffset",
   schema_key as "schemaKey", schema_version as "schemaVersion", request_hash as "requestHash", created`;
 
@@ -105,23 +105,6 @@ export async function setLedgerSchemaVersion(db: Db, workspaceId: string, ids: r
   await db`
     /* setLedgerSchemaVersion */
     update ledgers set schema_version = ${version} where workspace_id = ${workspaceId} and id = any(${ids as string[]}::text[])`;
-}
-
-/** A live ledger with the content hash of its schema version: the key of the parsed-schema cache. */
-export async function findLedgerForPosting(
-  db: Db, workspaceId: string, match: LedgerMatch,
-): Promise<(LedgerRow & { schemaContentHash: string | null }) | undefined> {
-  const [row] = await db<(LedgerRow & { schemaContentHash: string | null })[]>`
-    /* findLedgerForPosting */
-    select ${ledgerColumns(db)}, (
-      select v.content_hash from ledger_schema_versions v
-      where v.workspace_id = ledgers.workspace_id and v.schema_key = ledgers.schema_key and v.version = ledgers.schema_version
-    ) as "schemaContentHash"
-    from ledgers
-    where workspace_id = ${workspaceId} and deleted_at is null
-      ${match.id != null ? db`and id = ${match.id}` : db``}
-      ${match.ik != null ? db`and ik = ${match.ik}` : db``}`;
-  return row;
 }
 
 /** Ledgers by id (deleted ones too: their entries and accounts still name them), for per-request batching. */

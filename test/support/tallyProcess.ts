@@ -30,7 +30,9 @@ export async function startTally(env: Record<string, string>): Promise<TallyProc
 }
 
 export function spawnTally(env: Record<string, string>, port: number): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx/esm', 'src/main.ts'], {
+  // TALLY_NODE_ARGS adds flags NODE_OPTIONS refuses (a benchmark's --cpu-prof, say).
+  const extra = process.env.TALLY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return spawn(process.execPath, [...extra, '--import', 'tsx/esm', 'src/main.ts'], {
     cwd: root, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -1,7 +1,9 @@
 import type { LedgerEntryInput, LedgerMatchInput } from '../../../generated/ledger.js';
 import { DomainError } from '../../core/errors.js';
-import { findLedgerEntry, linesOfEntry, type PostingOutcome } from '../../db/ledgerEntries.js';
-import { findLedgerForPosting, type LedgerRow } from '../../db/ledgers.js';
+import type { LedgerAccountRow } from '../../db/ledgerAccounts.js';
+import { findLedgerEntry, linesOfEntry, postedRows, type PostingOutcome } from '../../db/ledgerEntries.js';
+import type { LedgerRow } from '../../db/ledgers.js';
+import { findPostingTarget } from '../../db/postingLookup.js';
 import type { Db } from '../../db/sql.js';
 import type { GqlContext } from '../context.js';
 import { requireLedgerMatch } from '../ledgerMatch.js';
@@ -9,19 +11,27 @@ import { loadSchemaVersion, type LoadedSchema } from '../schemas/schemaVersions.
 import { postPrepared } from './postEntry.js';
 import { prepareEntry, type PreparedEntry } from './prepareEntry.js';
 
-// The steps of adding one entry, shared by addLedgerEntry and addLedgerEntries.
+// The steps of adding one entry, shared by addLedgerEntry and addLedgerEntries. A fresh entry
+// with explicit lines costs two round trips: the ledger with its accounts, then the posting.
 
-export type EntryLedger = { ledger: LedgerRow; schema: LoadedSchema | undefined };
+export type EntryLedger = { ledger: LedgerRow; schema: LoadedSchema | undefined; accounts?: LedgerAccountRow[] };
 
-/** The entry's ledger and, when it is on a schema, the parsed version it is on. */
-export async function ledgerForEntry(db: Db, workspaceId: string, match: LedgerMatchInput | null | undefined): Promise<EntryLedger> {
+/**
+ * The entry's ledger, the parsed schema version it is on, and the accounts the entry names
+ * explicitly (typed entries name theirs only once rendered).
+ */
+export async function ledgerForEntry(db: Db, workspaceId: string, match: LedgerMatchInput | null | undefined, entries: readonly LedgerEntryInput[] = []): Promise<EntryLedger> {
   if (!match) throw new DomainError('invalid_input_provided', 'Name the ledger of the entry (entry.ledger).');
-  const ledger = await findLedgerForPosting(db, workspaceId, requireLedgerMatch(match));
-  if (!ledger) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
+  const refs = entries.flatMap((entry) => [...(entry.lines ?? []).map((line) => line.account), ...(entry.conditions ?? []).map((condition) => condition.account)]);
+  const ids = refs.flatMap((ref) => (ref.id != null ? [ref.id] : []));
+  const paths = refs.flatMap((ref) => (ref.id == null && ref.path != null ? [ref.path] : []));
+  const target = await findPostingTarget(db, workspaceId, requireLedgerMatch(match), ids, paths);
+  if (!target) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
+  const { ledger, accounts } = target;
   const schema = ledger.schemaKey && ledger.schemaVersion
     ? await loadSchemaVersion(db, workspaceId, ledger.schemaKey, ledger.schemaVersion, ledger.schemaContentHash ?? undefined)
     : undefined;
-  return { ledger, schema };
+  return { ledger, schema, accounts };
 }
 
 /** Throws the typed error an outcome stands for; answers a replay's ik clash. */
@@ -39,9 +49,13 @@ export function checkOutcome(prepared: PreparedEntry, outcome: PostingOutcome, i
 }
 
 export async function addEntry(ctx: GqlContext, target: EntryLedger, ik: string, input: LedgerEntryInput) {
-  const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, ik, input);
+  const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, ik, input, target.accounts);
   const outcome = await postPrepared(ctx.sql, prepared);
   checkOutcome(prepared, outcome, ik);
+  // A fresh posting is answered from what was just written; a replay reads the original.
+  if (!outcome.replayed && prepared.newAccounts.length === 0) {
+    return { __typename: 'AddLedgerEntryResult' as const, ...postedRows(prepared.posting, outcome.created, outcome.position), isIkReplay: false };
+  }
   const workspaceId = target.ledger.workspaceId;
   const entry = (await findLedgerEntry(ctx.sql, workspaceId, { id: outcome.entryId }))!;
   return {

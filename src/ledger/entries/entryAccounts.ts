@@ -20,8 +20,10 @@ export type EntryAccounts = {
 
 export const accountKey = (ref: AccountRef) => (ref.id != null ? ref.id : `path:${ref.path}`);
 
+/** `prefetched` holds accounts already read with the ledger; only what it lacks is queried. */
 export async function entryAccounts(
   db: Db, ledger: LedgerRow, schema: LoadedSchema | undefined, refs: readonly AccountRef[], parameters: Parameters,
+  prefetched?: readonly LedgerAccountRow[],
 ): Promise<EntryAccounts> {
   for (const ref of refs) {
     if (ref.id == null && ref.path == null) throw new DomainError('invalid_input_provided', 'Identify every account by id or by path.');
@@ -33,9 +35,16 @@ export async function entryAccounts(
   // Ancestors too: a new template instance hangs under the nearest account that exists.
   const lookup = schema ? [...new Set(paths.flatMap(prefixes))] : paths;
   const byKey = new Map<string, LedgerAccountRow>();
-  for (const account of await findAccountsOfLedger(db, ledger.workspaceId, ledger.id, ids, lookup)) {
-    byKey.set(account.id, account);
-    byKey.set(`path:${account.path}`, account);
+  const add = (accounts: readonly LedgerAccountRow[]) => {
+    for (const account of accounts) {
+      byKey.set(account.id, account);
+      byKey.set(`path:${account.path}`, account);
+    }
+  };
+  if (prefetched) add(prefetched);
+  // Without a schema a missing account stays missing; with one, its instance may be planned.
+  if (!prefetched || (schema && refs.some((ref) => !byKey.has(accountKey(ref))))) {
+    add(await findAccountsOfLedger(db, ledger.workspaceId, ledger.id, ids, lookup));
   }
 
   const planned: NewLedgerAccount[] = [];

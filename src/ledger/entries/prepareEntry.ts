@@ -27,6 +27,7 @@ export type PreparedEntry = {
 
 export async function prepareEntry(
   db: Db, ledger: LedgerRow, schema: LoadedSchema | undefined, ik: string, input: LedgerEntryInput,
+  prefetched?: readonly LedgerAccountRow[],
 ): Promise<PreparedEntry> {
   const entry = explicitEntry(input, schema);
   const lines = entry.lines;
@@ -49,7 +50,7 @@ export async function prepareEntry(
   }
 
   const refs = [...lines.map((line) => line.account), ...entry.conditions.map((condition) => condition.account)];
-  const { byKey: accounts, planned } = await entryAccounts(db, ledger, schema, refs, entry.parameters ?? {});
+  const { byKey: accounts, planned } = await entryAccounts(db, ledger, schema, refs, entry.parameters ?? {}, prefetched);
   const postedLines = lines.map((line, index) => {
     const account = accounts.get(accountKey(line.account))!;
     return { id: newId('line'), account, currency: lineCurrency(account, line.currency, `lines[${index}]`), amount: line.amount!, key: line.key, description: line.description };

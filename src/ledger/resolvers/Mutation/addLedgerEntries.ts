@@ -45,7 +45,7 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
       if (iks.has(item.ik)) throw new DomainError('invalid_input_provided', `ik ${item.ik} appears twice in the batch.`);
       iks.add(item.ik);
     }
-    const target = await ledgerForEntry(ctx.sql, ctx.caller.workspaceId, items[0].entry.ledger);
+    const target = await ledgerForEntry(ctx.sql, ctx.caller.workspaceId, items[0].entry.ledger, items.map((item) => item.entry));
     for (const [index, item] of items.entries()) {
       const ledger = item.entry.ledger;
       if (!ledger || (ledger.id != null && ledger.id !== target.ledger.id) || (ledger.ik != null && ledger.ik !== target.ledger.ik)) {
@@ -57,7 +57,7 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
     const errors: EntryError[] = [];
     for (const item of items) {
       try {
-        prepared.push(await prepareEntry(ctx.sql, target.ledger, target.schema, item.ik, item.entry));
+        prepared.push(await prepareEntry(ctx.sql, target.ledger, target.schema, item.ik, item.entry, target.accounts));
       } catch (error) {
         errors.push(entryError(item.ik, error));
       }
