@@ -181,3 +181,22 @@ export async function reverseLedgerEntry(
     from reverse_ledger_entry(${workspaceId}, ${entryId}, ${newEntryId}, ${lineIds as string[]}::text[])`;
   return row;
 }
+
+/** The entry locked for a change of its tags or groups. */
+export async function lockLedgerEntry(db: Db, workspaceId: string, id: string): Promise<LedgerEntryRow | undefined> {
+  const [row] = await db<LedgerEntryRow[]>`
+    /* lockLedgerEntry */
+    select ${entryColumns(db)} from ledger_entries where workspace_id = ${workspaceId} and id = ${id} for update`;
+  return row;
+}
+
+export async function setEntryLabels(
+  db: Db, workspaceId: string, id: string, tags: readonly { key: string; value: string }[], groups: readonly { key: string; value: string }[],
+): Promise<LedgerEntryRow> {
+  const [row] = await db<LedgerEntryRow[]>`
+    /* setEntryLabels */
+    update ledger_entries set tags = ${db.json(tags as never)}, groups = ${db.json(groups as never)}
+    where workspace_id = ${workspaceId} and id = ${id}
+    returning ${entryColumns(db)}`;
+  return row;
+}

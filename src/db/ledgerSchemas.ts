@@ -79,3 +79,18 @@ export async function pageSchemas(db: Db, workspaceId: string, page: PageRequest
     order by ${page.backward ? db`key desc` : db`key asc`}
     limit ${page.size + 1}`;
 }
+
+/**
+ * Deletes a schema and its versions unless a live ledger uses it; deleted ledgers let go of it.
+ * Answers 'in-use', 'missing' or 'deleted'.
+ */
+export async function deleteSchemaIfUnused(db: Db, workspaceId: string, key: string): Promise<'in-use' | 'missing' | 'deleted'> {
+  const [schema] = await db`select 1 from ledger_schemas where workspace_id = ${workspaceId} and key = ${key} for update`;
+  if (!schema) return 'missing';
+  const [used] = await db`select 1 from ledgers where workspace_id = ${workspaceId} and schema_key = ${key} and deleted_at is null limit 1`;
+  if (used) return 'in-use';
+  await db`update ledgers set schema_key = null, schema_version = null where workspace_id = ${workspaceId} and schema_key = ${key}`;
+  await db`delete from ledger_schema_versions where workspace_id = ${workspaceId} and schema_key = ${key}`;
+  await db`delete from ledger_schemas where workspace_id = ${workspaceId} and key = ${key}`;
+  return 'deleted';
+}

@@ -5,8 +5,12 @@ import type { SchemaRow } from '../db/ledgerSchemas.js';
 export type { LedgerRow as Ledger } from '../db/ledgers.js';
 export type { LedgerAccountRow as LedgerAccount } from '../db/ledgerAccounts.js';
 export type { LedgerEntryRow as LedgerEntry, LedgerLineRow as LedgerLine } from '../db/ledgerEntries.js';
+export type { GroupRow as LedgerEntryGroup } from '../db/ledgerGroups.js';
 export type { SchemaVersionRow as SchemaVersion } from '../db/ledgerSchemas.js';
 export type { WorkspaceRow as Workspace } from '../db/workspaces.js';
 
 /** A schema row, plus the version a `schema(schema: {key, version})` lookup asked for. */
 export type Schema = SchemaRow & { requestedVersion?: number };
+
+/** One account's sum in a group, with the group's workspace for loading the account. */
+export type LedgerEntryGroupBalance = import('../db/ledgerGroups.js').GroupBalanceRow & { workspaceId: string };

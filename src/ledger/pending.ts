@@ -7,16 +7,14 @@ import { DomainError } from '../core/errors.js';
  */
 export const PENDING_FIELDS = {
   Query: [
-    'customCurrencies', 'externalAccount', 'ledgerEntryGroup', 'link', 'links', 'tx',
+    'customCurrencies', 'externalAccount', 'link', 'links', 'tx',
   ],
   Mutation: [
     'createCustomCurrency', 'createCustomLink',
-    'createPayment', 'deleteCustomTxs', 'deleteSchema', 'migrateLedgerEntry', 'reconcileTx',
-    'syncCustomAccounts', 'syncCustomTxs', 'updateLedgerEntry',
+    'createPayment', 'deleteCustomTxs', 'reconcileTx', 'syncCustomAccounts', 'syncCustomTxs',
   ],
   Ledger: [
-    'entryStats', 'ledgerAccountDataMigrations', 'ledgerEntryDataMigrations',
-    'ledgerEntryGroup', 'ledgerEntryGroups', 'migrations',
+    'entryStats', 'ledgerAccountDataMigrations', 'ledgerEntryDataMigrations', 'migrations',
   ],
   LedgerAccount: [
     'balanceChange', 'balanceChanges', 'balanceChangesDuring', 'balancesDuring',
@@ -24,7 +22,6 @@ export const PENDING_FIELDS = {
     'ownBalanceChange', 'ownBalanceChanges', 'ownBalanceChangesDuring', 'ownBalancesDuring',
     'payment', 'unreconciledTxs',
   ],
-  LedgerEntryGroup: ['balances', 'ledgerEntries'],
   SchemaVersion: ['migrations'],
 } as const;
 

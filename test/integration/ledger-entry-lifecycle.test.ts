@@ -209,3 +209,88 @@ describe('addLedgerEntries', () => {
     expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
   });
 });
+
+describe('groups', () => {
+  const GROUP = `query($key: SafeString!, $value: SafeString!) {
+    ledger(ledger: { ik: "books" }) {
+      ledgerEntryGroup(ledgerEntryGroup: { key: $key, value: $value }) {
+        key value created ledgerEntries { nodes { ik } } balances { nodes { account { path } currency { code } ownBalance } }
+      }
+    }
+  }`;
+
+  it('collect the entries that carry them, with per-account sums, and list by key', async () => {
+    await post('g-1', { lines: lines('bank', 'alice', '11'), groups: [{ key: 'invoice', value: 'inv-1' }] });
+    await post('g-2', { lines: lines('bank', 'bob', '22'), groups: [{ key: 'invoice', value: 'inv-1' }, { key: 'batch', value: 'b-7' }] });
+    await post('g-3', { lines: lines('bank', 'bob', '5'), groups: [{ key: 'invoice', value: 'inv-2' }] });
+    const group = (await call(GROUP, { key: 'invoice', value: 'inv-1' })).data.ledger.ledgerEntryGroup;
+    expect(group.ledgerEntries.nodes.map((e: { ik: string }) => e.ik)).toEqual(['g-2', 'g-1']);
+    expect(group.balances.nodes).toEqual([
+      { account: { path: 'alice' }, currency: { code: 'USD' }, ownBalance: '11' },
+      { account: { path: 'bank' }, currency: { code: 'USD' }, ownBalance: '33' },
+      { account: { path: 'bob' }, currency: { code: 'USD' }, ownBalance: '22' },
+    ]);
+    expect(group.created).not.toBeNull();
+    const empty = (await call(GROUP, { key: 'invoice', value: 'none' })).data.ledger.ledgerEntryGroup;
+    expect(empty).toMatchObject({ created: null, ledgerEntries: { nodes: [] }, balances: { nodes: [] } });
+    const root = await call('{ ledgerEntryGroup(ledgerEntryGroup: { ledger: { ik: "books" }, key: "invoice", value: "none" }) { key } }');
+    expect(root.data.ledgerEntryGroup).toBeNull();
+
+    const list = await call(`{ ledger(ledger: { ik: "books" }) { ledgerEntryGroups(filter: { key: { equalTo: "invoice" } }) { nodes { key value } } } }`);
+    expect(list.data.ledger.ledgerEntryGroups.nodes.map((g: { value: string }) => g.value).sort()).toEqual(['inv-1', 'inv-2']);
+    const byBalance = await call(`{ ledger(ledger: { ik: "books" }) { ledgerEntryGroups(filter: { balance: { account: { path: { equalTo: "bob" } }, ownBalance: { gte: "20" } } }) { nodes { key value } } } }`);
+    expect(byBalance.data.ledger.ledgerEntryGroups.nodes).toEqual([{ key: 'batch', value: 'b-7' }, { key: 'invoice', value: 'inv-1' }]);
+    const grouped = await entryIks({ group: { equalTo: { key: 'batch', value: 'b-7' } } });
+    expect(grouped).toEqual(['g-2']);
+  });
+});
+
+describe('updateLedgerEntry and migrateLedgerEntry', () => {
+  const UPDATE = `mutation($id: ID!, $update: UpdateLedgerEntryInput!) {
+    updateLedgerEntry(ledgerEntry: { id: $id }, update: $update) {
+      __typename ... on UpdateLedgerEntryResult { entry { tags { key value } groups { key value } lines { nodes { amount } } } } ... on BadRequestError { code }
+    }
+  }`;
+  const MIGRATE = `mutation($input: MigrateLedgerEntryInput!) {
+    migrateLedgerEntry(input: $input) {
+      __typename
+      ... on MigrateLedgerEntryResult { isIkReplay reversedLedgerEntry { id isReversed } reversingLedgerEntry { isReversal } newLedgerEntry { ik reversalPosition lines { nodes { amount } } } }
+      ... on BadRequestError { code }
+    }
+  }`;
+
+  it('adds, updates and removes tags and adds groups, leaving lines alone; reversed entries are immutable', async () => {
+    const entry = await post('u-1', { lines: lines('bank', 'alice', '3'), tags: [{ key: 'a', value: '1' }, { key: 'b', value: '2' }] });
+    const updated = (await call(UPDATE, { id: entry.entry.id, update: {
+      tags: [{ key: 'a', value: 'one' }, { key: 'c', value: '3' }], tagsToRemove: [{ key: 'b', value: '2' }], groups: [{ key: 'g', value: 'x' }],
+    } })).data.updateLedgerEntry;
+    expect(updated.entry).toEqual({
+      tags: [{ key: 'a', value: 'one' }, { key: 'c', value: '3' }], groups: [{ key: 'g', value: 'x' }], lines: { nodes: [{ amount: '3' }, { amount: '3' }] },
+    });
+    await call(REVERSE, { id: entry.entry.id });
+    expect((await call(UPDATE, { id: entry.entry.id, update: { tags: [{ key: 'z', value: '1' }] } })).data.updateLedgerEntry)
+      .toEqual({ __typename: 'BadRequestError', code: 'ledger_entry_immutable' });
+  });
+
+  it('replaces an entry under its ik in one step, and answers a repeat as a replay', async () => {
+    const entry = await post('m-1', { lines: lines('bank', 'alice', '8') });
+    const before = await balance('alice');
+    const replacement = { ledger, lines: lines('bank', 'alice', '9') };
+    const migrated = (await call(MIGRATE, { input: { id: entry.entry.id, newLedgerEntry: replacement } })).data.migrateLedgerEntry;
+    expect(migrated).toMatchObject({
+      isIkReplay: false, reversedLedgerEntry: { id: entry.entry.id, isReversed: true }, reversingLedgerEntry: { isReversal: true },
+      newLedgerEntry: { ik: 'm-1', reversalPosition: 3, lines: { nodes: [{ amount: '9' }, { amount: '9' }] } },
+    });
+    expect(BigInt(await balance('alice'))).toBe(BigInt(before) + 1n);
+    const again = (await call(MIGRATE, { input: { id: entry.entry.id, newLedgerEntry: replacement } })).data.migrateLedgerEntry;
+    expect(again.isIkReplay).toBe(true);
+    const unbalanced = await post('m-2', { lines: lines('bank', 'alice', '1') });
+    const refused = (await call(MIGRATE, { input: { id: unbalanced.entry.id, newLedgerEntry: { ledger, lines: [{ account: { path: 'bank' }, amount: '1' }] } } })).data.migrateLedgerEntry;
+    expect(refused).toEqual({ __typename: 'BadRequestError', code: 'entry_unbalanced' });
+    expect((await call('query($id: ID!) { ledgerEntry(ledgerEntry: { id: $id }) { isReversed } }', { id: unbalanced.entry.id })).data.ledgerEntry.isReversed).toBe(false);
+  });
+
+  it('keeps the ledger consistent', async () => {
+    expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
+  });
+});

@@ -210,3 +210,17 @@ describe('a new schema version', () => {
     expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
   });
 });
+
+describe('deleteSchema', () => {
+  const DELETE = 'mutation($key: SafeString!) { deleteSchema(schema: { key: $key }) { __typename ... on DeleteSchemaResult { success } ... on BadRequestError { code } } }';
+
+  it('is refused while a ledger uses the schema, and removes every version once none does', async () => {
+    expect((await call(DELETE, { key: 'wallet-app' })).data.deleteSchema).toEqual({ __typename: 'BadRequestError', code: 'schema_in_use' });
+    await call(STORE, { schema: { key: 'scratch', chartOfAccounts: { accounts: [{ key: 'cash', type: 'asset' }] } } });
+    await call('mutation { createLedger(ik: "scratch-ledger", ledger: { name: "S" }, schema: { key: "scratch" }) { __typename } }');
+    await call('mutation { deleteLedger(ledger: { ik: "scratch-ledger" }) { __typename } }');
+    expect((await call(DELETE, { key: 'scratch' })).data.deleteSchema).toEqual({ __typename: 'DeleteSchemaResult', success: true });
+    expect((await call('{ schema(schema: { key: "scratch" }) { key } }')).data.schema).toBeNull();
+    expect((await call(DELETE, { key: 'scratch' })).data.deleteSchema).toEqual({ __typename: 'BadRequestError', code: 'schema_not_found' });
+  });
+});

@@ -22,6 +22,7 @@ const offsetOf = (ledger: LedgerRow) => parseUtcOffset(ledger.balanceUtcOffset) 
 
 export async function listEntries(
   ctx: GqlContext, ledger: LedgerRow, args: PageArgs & { filter?: LedgerEntriesFilterSet | null }, account?: LedgerAccountRow,
+  list = account ? `account-entries:${account.id}` : `ledger-entries:${ledger.id}`,
 ) {
   const set = args.filter;
   const filter: EntryListFilter = { ...listFilter(set, offsetOf(ledger)), ledgerId: ledger.id, accountId: account?.id };
@@ -35,7 +36,7 @@ export async function listEntries(
     })));
     filter.entryIds = found.flatMap((entry) => (entry ? [entry.id] : []));
   }
-  const entryPages = ctx.pages(account ? `account-entries:${account.id}` : `ledger-entries:${ledger.id}`);
+  const entryPages = ctx.pages(list);
   const request = entryPages.request(args);
   const rows = await pageEntries(ctx.sql, ledger.workspaceId, filter, request);
   return entryPages.page(request, rows, (entry) => [entry.postedMicros, entry.id]);

@@ -75,3 +75,11 @@ export async function postAll(
     throw error;
   }
 }
+
+/**
+ * Posts inside the caller's transaction (creating planned accounts first). A failed condition
+ * comes back as an outcome: the caller throws to roll its transaction back.
+ */
+export async function postWithin(tx: Db, prepared: PreparedEntry): Promise<PostingOutcome> {
+  return postLedgerEntry(tx, await createPlannedAccounts(tx, prepared));
+}

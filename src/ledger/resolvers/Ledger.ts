@@ -3,6 +3,8 @@ import { pageLedgerAccounts } from '../../db/ledgerAccounts.js';
 import { findSchema } from '../../db/ledgerSchemas.js';
 import { accountFilter } from '../accounts/accountFilter.js';
 import { listEntries, listLines } from '../entries/lists.js';
+import { listGroups } from '../groups/groupLists.js';
+import { findGroup } from '../../db/ledgerGroups.js';
 
 export const Ledger: LedgerResolvers = {
   type: (row) => row.type,
@@ -24,4 +26,10 @@ export const Ledger: LedgerResolvers = {
   },
   ledgerEntries: (row, args, ctx) => listEntries(ctx, row, args),
   lines: (row, args, ctx) => listLines(ctx, row, args),
+  // A group no entry carries yet is empty, not missing: its lists and balances are empty.
+  ledgerEntryGroup: async (row, args, { sql }) => {
+    const { key, value } = args.ledgerEntryGroup;
+    return (await findGroup(sql, row.workspaceId, row.id, key, value)) ?? { workspaceId: row.workspaceId, ledgerId: row.id, key, value, created: null };
+  },
+  ledgerEntryGroups: (row, args, ctx) => listGroups(ctx, row, args),
 };

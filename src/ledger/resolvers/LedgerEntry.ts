@@ -16,14 +16,10 @@ export const LedgerEntry: LedgerEntryResolvers = {
   // An entry has at most 30 lines: they come as one page.
   lines: async (row, _args, { load }) => ({ nodes: await load.entryLines.load(row.id), pageInfo: WHOLE_PAGE }),
   ledger: async (row, _args, { load }) => (await load.ledger.load(row.ledgerId))!,
-  groups: async (row, _args, { load }) => {
-    if (row.groups.length === 0) return [];
-    const ledger = (await load.ledger.load(row.ledgerId))!;
-    return row.groups.map((group) => ({
-      ...group, ledger, ledgerId: row.ledgerId, created: null,
-      dashboardUrl: `urn:tally:ledger-entry-group:${row.ledgerId}:${group.key}:${group.value}`,
-    })) as never;
-  },
+  // Created is read only when asked (LedgerEntryGroup.created), from the group's first entry.
+  groups: (row) => row.groups.map((group) => ({
+    workspaceId: row.workspaceId, ledgerId: row.ledgerId, key: group.key, value: group.value, created: undefined as unknown as null,
+  })),
   conditions: async (row, _args, { load }) => Promise.all((row.conditions as StoredCondition[]).map(async (condition) => ({
     account: (await load.account.load(condition.accountId))!,
     currency: builtInCurrency(condition.currency),

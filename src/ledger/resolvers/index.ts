@@ -7,8 +7,13 @@ import { addLedgerEntry } from './Mutation/addLedgerEntry.js';
 import { ledgerEntry } from './Query/ledgerEntry.js';
 import { ledgerEntryHistory } from './Query/ledgerEntryHistory.js';
 import { ledgerLine } from './Query/ledgerLine.js';
+import { ledgerEntryGroup } from './Query/ledgerEntryGroup.js';
+import { LedgerEntryGroup, LedgerEntryGroupBalance } from './LedgerEntryGroup.js';
 import { reverseLedgerEntry } from './Mutation/reverseLedgerEntry.js';
 import { addLedgerEntries } from './Mutation/addLedgerEntries.js';
+import { deleteSchema } from './Mutation/deleteSchema.js';
+import { migrateLedgerEntry } from './Mutation/migrateLedgerEntry.js';
+import { updateLedgerEntry } from './Mutation/updateLedgerEntry.js';
 import { createLedgerAccount } from './Mutation/createLedgerAccount.js';
 import { createLedgerAccounts } from './Mutation/createLedgerAccounts.js';
 import { updateLedgerAccount } from './Mutation/updateLedgerAccount.js';
@@ -26,13 +31,15 @@ import { Schema } from './Schema.js';
 import { SchemaVersion } from './SchemaVersion.js';
 
 export const resolvers: Resolvers = {
-  Query: { workspace, ledger, ledgers, ledgerAccount, ledgerEntry, ledgerEntryHistory, ledgerLine, schema, schemas },
+  Query: { workspace, ledger, ledgers, ledgerAccount, ledgerEntry, ledgerEntryHistory, ledgerEntryGroup, ledgerLine, schema, schemas },
   Mutation: { createLedger, updateLedger, deleteLedger, storeSchema, createLedgerAccount, createLedgerAccounts, updateLedgerAccount, addLedgerEntry,
-    addLedgerEntries, reverseLedgerEntry },
+    addLedgerEntries, reverseLedgerEntry, updateLedgerEntry, migrateLedgerEntry, deleteSchema },
   Ledger,
   LedgerAccount,
   LedgerEntry,
   LedgerLine,
+  LedgerEntryGroup,
+  LedgerEntryGroupBalance,
   Schema,
   SchemaVersion,
 };

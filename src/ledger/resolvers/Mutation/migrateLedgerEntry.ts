@@ -1,0 +1,52 @@
+import type { MutationResolvers } from '../../../../generated/ledger.js';
+import { MAX_LINES_PER_ENTRY } from '../../../core/entries.js';
+import { DomainError } from '../../../core/errors.js';
+import { newId } from '../../../core/ids.js';
+import { findLedgerEntriesById, findLedgerEntry, reverseLedgerEntry } from '../../../db/ledgerEntries.js';
+import { checkOutcome, ledgerForEntry } from '../../entries/addEntry.js';
+import { postWithin } from '../../entries/postEntry.js';
+import { prepareEntry } from '../../entries/prepareEntry.js';
+import { asMutationResult } from '../../mutationResult.js';
+
+class Rollback extends Error {}
+
+/**
+ * Reverses an entry and posts its replacement under the same ik, in one transaction: either
+ * both happen or neither. Repeating the same migration answers the earlier result as a replay.
+ */
+export const migrateLedgerEntry: NonNullable<MutationResolvers['migrateLedgerEntry']> = (_parent, args, ctx) =>
+  asMutationResult(ctx, 'migrateLedgerEntry', async () => {
+    const workspaceId = ctx.caller.workspaceId;
+    const original = await findLedgerEntry(ctx.sql, workspaceId, { id: args.input.id });
+    if (!original) throw new DomainError('ledger_entry_not_found', `No ledger entry ${args.input.id}.`);
+    if (original.reversesId) throw new DomainError('ledger_entry_immutable', `Entry ${original.id} is a reversal; migrate the entry it reverses.`);
+    const input = args.input.newLedgerEntry;
+    const target = await ledgerForEntry(ctx.sql, workspaceId, input.ledger ?? { id: original.ledgerId }, [input]);
+    if (target.ledger.id !== original.ledgerId) throw new DomainError('invalid_input_provided', 'The replacement must be in the original entry\'s ledger.');
+    const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, original.ik, input, target.accounts);
+
+    let failure: unknown;
+    const result = await ctx.sql.begin(async (tx) => {
+      const reversal = (await reverseLedgerEntry(tx, workspaceId, original.id, newId('ent'), Array.from({ length: MAX_LINES_PER_ENTRY }, () => newId('line'))))!;
+      const outcome = await postWithin(tx, prepared);
+      try {
+        checkOutcome(prepared, outcome, original.ik);
+      } catch (error) {
+        failure = error;
+        throw new Rollback();
+      }
+      return { reversal, posted: outcome as { entryId: string; replayed: boolean } };
+    }).catch((error: unknown) => {
+      if (error instanceof Rollback) throw failure;
+      throw error;
+    });
+    const ids = [result.reversal.reversedId, result.reversal.reversingId, result.posted.entryId];
+    const entries = new Map((await findLedgerEntriesById(ctx.sql, workspaceId, ids)).map((entry) => [entry.id, entry]));
+    return {
+      __typename: 'MigrateLedgerEntryResult' as const,
+      reversedLedgerEntry: entries.get(result.reversal.reversedId)!,
+      reversingLedgerEntry: entries.get(result.reversal.reversingId)!,
+      newLedgerEntry: entries.get(result.posted.entryId)!,
+      isIkReplay: result.reversal.replayed && result.posted.replayed,
+    };
+  });
