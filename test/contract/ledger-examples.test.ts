@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeGraphqlResponse } from '../support/normalize.js';
+import { idsIn, normalizeGraphqlResponse } from '../support/normalize.js';
 import { loadLedgerExamples, type LedgerExample as Example } from './ledgerExamples.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -23,13 +23,28 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function post(token: string, example: Example) {
+// A variable written "{{step.data.path.to.value}}" takes that value from a required step's answer
+// (ids are generated, so an example that reverses an entry names it this way).
+function resolveReferences(value: unknown, answers: Map<string, unknown>): unknown {
+  if (typeof value === 'string') {
+    const reference = /^\{\{([A-Za-z0-9]+)\.(.+)\}\}$/.exec(value);
+    if (!reference) return value;
+    const found = reference[2].split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], answers.get(reference[1]));
+    if (found === undefined) throw new Error(`Unresolved example reference ${value}`);
+    return found;
+  }
+  if (Array.isArray(value)) return value.map((item) => resolveReferences(item, answers));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveReferences(item, answers)]));
+  return value;
+}
+
+async function post(token: string, example: Example, answers = new Map<string, unknown>()) {
   const response = await fetch(`${server.baseUrl}/graphql`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: example.query, variables: example.variables }),
+    body: JSON.stringify({ query: example.query, variables: resolveReferences(example.variables, answers) }),
   });
-  return (await response.json()) as { data?: unknown; errors?: unknown[] };
+  return (await response.json()) as { data?: unknown; errors?: { extensions?: { code?: unknown } }[] };
 }
 
 describe('spec/examples/ledger', () => {
@@ -43,19 +58,25 @@ describe('spec/examples/ledger', () => {
 
   it.each(examples.map((example) => [example.id, example] as const))('%s', async (_id, example) => {
     const { token } = await server.workspace('Tally Examples');
-    const ran = new Set<string>();
+    const answers = new Map<string, unknown>();
+    // Each required step must answer as its own example says, or what follows proves nothing.
     const runRequirements = async (ids: string[]) => {
       for (const id of ids) {
-        if (ran.has(id)) continue;
+        if (answers.has(id)) continue;
         const required = byId.get(id);
         if (!required) throw new Error(`${example.id} requires unknown example ${id}`);
         await runRequirements(required.requires);
-        await post(token, required);
-        ran.add(id);
+        const answer = await post(token, required, answers);
+        expect({ step: id, response: normalizeGraphqlResponse(answer) }).toEqual({ step: id, response: normalizeGraphqlResponse(required.response as never) });
+        answers.set(id, answer);
       }
     };
     await runRequirements(example.requires);
-    const actual = normalizeGraphqlResponse(await post(token, example));
-    expect(actual).toEqual(normalizeGraphqlResponse(example.response as never));
+    const answer = await post(token, example, answers);
+    expect(normalizeGraphqlResponse(answer)).toEqual(normalizeGraphqlResponse(example.response as never));
+    if (example.sameIdsAs) {
+      if (!answers.has(example.sameIdsAs)) throw new Error(`${example.id}: sameIdsAs names ${example.sameIdsAs}, which it does not require`);
+      expect(idsIn(answer)).toEqual(idsIn(answers.get(example.sameIdsAs)));
+    }
   });
 });

@@ -11,6 +11,8 @@ export type LedgerExample = {
   requires: string[];
   variables: Record<string, unknown>;
   response: Record<string, unknown>;
+  /** A replay: its response must carry exactly the ids of this earlier (required) example's response. */
+  sameIdsAs?: string;
 };
 
 export function loadLedgerExamples(): LedgerExample[] {

@@ -36,10 +36,18 @@ function isErrorText(key: string | undefined, parent: Record<string, unknown> | 
   return key === 'message' && ['code', 'pointer', 'locations', 'error'].some((marker) => marker in parent);
 }
 
-/** GraphQL `errors` are compared by count only: their text and locations are not contract. */
-export function normalizeGraphqlResponse(body: { data?: unknown; errors?: unknown[] }): unknown {
+/** GraphQL `errors` are compared by their `extensions.code`: text and locations are not contract. */
+export function normalizeGraphqlResponse(body: { data?: unknown; errors?: { extensions?: { code?: unknown } }[] }): unknown {
   const out: Record<string, unknown> = {};
   if ('data' in body && body.data !== undefined) out.data = normalize(body.data);
-  if (body.errors) out.errors = body.errors.map(() => ({ message: '<message>' }));
+  if (body.errors) out.errors = body.errors.map((error) => ({ code: error.extensions?.code ?? '<missing extensions.code>' }));
   return out;
+}
+
+/** Every service id in a response, in document order: a replay must answer the same ones. */
+export function idsIn(value: unknown): string[] {
+  if (typeof value === 'string') return ID_PATTERN.test(value) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(idsIn);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(idsIn);
+  return [];
 }
