@@ -91,4 +91,69 @@ describe('@fragment-dev/node-client 1.4.0 against Tally', () => {
     expect(next.ledger?.ledgerAccounts.nodes.map((node) => node.path)).toEqual(['bank']);
     expect(next.ledger?.ledgerAccounts.pageInfo.hasNextPage).toBe(false);
   });
+
+  it('posts typed and runtime entries, reads them, their lines and balances, reverses, migrates and tags them', async () => {
+    const client = sdkClient();
+    await client.storeSchema({ schema: {
+      key: 'sdk-wallets',
+      chartOfAccounts: {
+        defaultCurrency: { code: 'USD' as never },
+        accounts: [
+          { key: 'bank', type: LedgerAccountTypes.Asset },
+          { key: 'users', type: LedgerAccountTypes.Liability, template: true, children: [{ key: 'wallet' }] },
+          { key: 'fees', type: LedgerAccountTypes.Income },
+        ],
+      },
+      ledgerEntries: { types: [
+        { type: 'deposit', description: 'Deposit for {{user}}', lines: [
+          { key: 'bank', account: { path: 'bank' }, amount: '{{amount}}' },
+          { key: 'wallet', account: { path: 'users:{{user}}/wallet' }, amount: '{{amount}}' },
+        ] },
+        { type: 'adjustment' },
+      ] },
+    } });
+    await client.createLedger({ ik: 'sdk-wallets', ledger: { name: 'Wallets' }, schemaKey: 'sdk-wallets' });
+
+    const typed = await client.addLedgerEntry({ ik: 'dep-1', ledgerIk: 'sdk-wallets', type: 'deposit', parameters: { user: 'ann', amount: '1200' }, groups: [{ key: 'day', value: 'd1' }] });
+    expect(typed.addLedgerEntry).toMatchObject({
+      __typename: 'AddLedgerEntryResult', isIkReplay: false,
+      entry: { type: 'deposit', ik: 'dep-1' }, lines: [{ amount: '1200', account: { path: 'bank' } }, { amount: '1200', account: { path: 'users:ann/wallet' } }],
+    });
+    const runtime = await client.addLedgerEntryRuntime({ ik: 'adj-1', ledgerIk: 'sdk-wallets', type: 'adjustment', lines: [
+      { account: { path: 'users:ann/wallet' }, amount: '-200' }, { account: { path: 'fees' }, amount: '200' },
+    ], groups: [{ key: 'day', value: 'd1' }] });
+    expect(runtime.addLedgerEntry).toMatchObject({ __typename: 'AddLedgerEntryResult', entry: { type: 'adjustment' } });
+
+    const entry = await client.getLedgerEntry({ ik: 'dep-1', ledgerIk: 'sdk-wallets' });
+    expect(entry.ledgerEntry?.lines.nodes.map((line) => line.amount)).toEqual(['1200', '1200']);
+    const entries = await client.listLedgerEntries({ ledgerIk: 'sdk-wallets' });
+    expect(entries.ledger!.ledgerEntries.nodes.map((node) => node.ik).sort()).toEqual(['adj-1', 'dep-1']);
+    const lines = await client.getLedgerAccountLines({ path: 'users:ann/wallet', ledgerIk: 'sdk-wallets' });
+    expect(lines.ledgerAccount?.lines.nodes.map((line) => line.amount).sort()).toEqual(['-200', '1200']);
+    const own = await client.getLedgerAccountBalance({ path: 'users:ann/wallet', ledgerIk: 'sdk-wallets' });
+    expect(own.ledgerAccount?.ownBalance).toBe('1000');
+    const rollup = await client.GetLedgerAccountBalanceWithChildRollup({ path: 'users:ann', ledgerIk: 'sdk-wallets' });
+    expect(rollup.ledgerAccount?.balance).toBe('1000');
+    const balances = await client.listLedgerAccountBalances({ ledgerIk: 'sdk-wallets' });
+    expect(balances.ledger!.ledgerAccounts.nodes.find((node) => node.path === 'fees')).toMatchObject({ ownBalance: '200', balance: '200' });
+    const multi = await client.listMultiCurrencyLedgerAccountBalances({ ledgerIk: 'sdk-wallets' });
+    expect(multi.ledger!.ledgerAccounts.nodes.find((node) => node.path === 'bank')?.balances.nodes).toEqual([{ currency: { code: 'USD', customCurrencyId: null }, amount: '1200' }]);
+    const group = await client.listLedgerEntryGroupBalances({ ledgerIk: 'sdk-wallets', groupKey: 'day', groupValue: 'd1' });
+    expect(group.ledgerEntryGroup?.balances.nodes.map((node) => [node.account.path, node.ownBalance])).toEqual([['bank', '1200'], ['fees', '200'], ['users:ann/wallet', '1000']]);
+
+    const tagged = await client.updateLedgerEntry({ entryIk: 'dep-1', ledgerIk: 'sdk-wallets', update: { tags: [{ key: 'source', value: 'sdk' }] } });
+    expect(tagged.updateLedgerEntry).toMatchObject({ __typename: 'UpdateLedgerEntryResult', entry: { tags: [{ key: 'source', value: 'sdk' }] } });
+    const migrated = await client.migrateLedgerEntry({ id: typed.addLedgerEntry.__typename === 'AddLedgerEntryResult' ? typed.addLedgerEntry.entry.id : '', newLedgerEntry: {
+      ledger: { ik: 'sdk-wallets' }, type: 'deposit', parameters: { user: 'ann', amount: '1500' },
+    } });
+    expect(migrated.migrateLedgerEntry).toMatchObject({ __typename: 'MigrateLedgerEntryResult', isIkReplay: false, newLedgerEntry: { ik: 'dep-1' } });
+    expect((await client.getLedgerAccountBalance({ path: 'users:ann/wallet', ledgerIk: 'sdk-wallets' })).ledgerAccount?.ownBalance).toBe('1300');
+    const reversed = await client.reverseLedgerEntry({ id: runtime.addLedgerEntry.__typename === 'AddLedgerEntryResult' ? runtime.addLedgerEntry.entry.id : '' });
+    expect(reversed.reverseLedgerEntry).toMatchObject({ __typename: 'ReverseLedgerEntryResult', isIkReplay: false, reversingLedgerEntry: { ik: 'adj-1', hidden: true } });
+    expect((await client.getLedgerAccountBalance({ path: 'users:ann/wallet', ledgerIk: 'sdk-wallets' })).ledgerAccount?.ownBalance).toBe('1500');
+
+    const refused = client.deleteSchema({ schema: { key: 'sdk-wallets' } });
+    await expect(refused).rejects.toBeInstanceOf(BadRequestError);
+    await expect(refused).rejects.toMatchObject({ code: 'schema_in_use' });
+  });
 });
