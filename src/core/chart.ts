@@ -115,7 +115,8 @@ export function resolvePath(chart: Chart, path: string): ResolvedPath {
     chartPath = chartPath ? `${chartPath}/${key}` : key;
     concrete = concrete ? `${concrete}/${segment}` : segment;
     const account = chart.accounts.get(chartPath);
-    const fits = account && (account.template ? value !== undefined && value !== '' && !/[#:]/.test(value) : value === undefined);
+    // Template values follow the SafeString rules: 1 to 128 characters, no / # :.
+    const fits = account && (account.template ? value !== undefined && value !== '' && value.length <= 128 && !/[#:]/.test(value) : value === undefined);
     if (!fits) {
       const hint = account?.template ? ` (${chartPath} is a template: address an instance as ${key}:<value>)` : '';
       throw new DomainError('ledger_account_not_found', `The schema has no account at ${path}${hint}.`, { path });

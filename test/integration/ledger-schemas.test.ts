@@ -152,6 +152,7 @@ describe('typed entries', () => {
     ['lines on a type that defines them', { type: 'fund_user', parameters: { user_id: 'x', amount: '1' }, lines: [] }, 'invalid_input_provided'],
     ['no lines on a runtime type', { type: 'manual' }, 'invalid_input_provided'],
     ['a template value with a separator', { type: 'fund_user', parameters: { user_id: 'a:b', amount: '1' } }, 'ledger_account_not_found'],
+    ['a template value longer than 128 characters', { type: 'fund_user', parameters: { user_id: 'u'.repeat(5000), amount: '1' } }, 'ledger_account_not_found'],
     ['a path the chart lacks', { type: 'manual', lines: [{ account: { path: 'assets/vault' }, amount: '1' }, { account: { path: 'income/fees' }, amount: '1' }] }, 'ledger_account_not_found'],
     ['a template addressed without its value', { type: 'manual', lines: [{ account: { path: 'liabilities/users/available' }, amount: '1' }, { account: { path: 'assets/banks/user-cash' }, amount: '1' }] }, 'ledger_account_not_found'],
     ['an amount beyond Int96', { type: 'fund_user', parameters: { user_id: 'x', amount: (1n << 121n).toString() } }, 'invalid_input_provided'],
