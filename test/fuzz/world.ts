@@ -1,12 +1,13 @@
 import type { Sql } from '../../src/db/sql.js';
+import { LEDGER_WORLD } from './ledgerCases.js';
 
 // The data the fuzz suite's requests aim at (so ids, codes and cursors exist), and the two views
 // of "nothing was written": every table's rows, fingerprinted in the database, and full listings.
 
 export async function seedWorld(baseUrl: string, token: string) {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const graphql = async (query: string) => {
-    const response = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query }) });
+  const graphql = async (query: string, variables?: Record<string, unknown>) => {
+    const response = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
     return (await response.json()) as { data: any };
   };
   const productCodes = ['coffee-beans', 'tea', 'mugs'];
@@ -22,6 +23,16 @@ export async function seedWorld(baseUrl: string, token: string) {
   for (const i of [1, 2, 3, 4, 5]) {
     await graphql(`mutation { createLedger(ik: "seed-${i}", ledger: { name: "Seed ${i}" }${i % 2 ? ', schema: { key: "shop" }' : ''}) { __typename } }`);
   }
+  // The ledgers the ledger cases aim at: one on a schema with templates and entry types, one
+  // without, each with an entry, so refusals run the whole posting path.
+  await graphql('mutation($s: SchemaInput!) { storeSchema(schema: $s) { __typename } }', { s: LEDGER_WORLD.schema });
+  await graphql(`mutation { createLedger(ik: "${LEDGER_WORLD.schemaLedger}", ledger: { name: "Wallets" }, schema: { key: "${LEDGER_WORLD.schemaKey}" }) { __typename } }`);
+  await graphql(`mutation { createLedger(ik: "${LEDGER_WORLD.plainLedger}", ledger: { name: "Books" }) { __typename } }`);
+  await graphql('mutation($l: SafeString!, $a: [CreateLedgerAccountsInput!]!) { createLedgerAccounts(ledger: { ik: $l }, ledgerAccounts: $a) { __typename } }',
+    { l: LEDGER_WORLD.plainLedger, a: LEDGER_WORLD.plainAccounts });
+  const seeded = await graphql('mutation($e: LedgerEntryInput!) { addLedgerEntry(ik: "fz-seed", entry: $e) { __typename } }',
+    { e: { ledger: { ik: LEDGER_WORLD.schemaLedger }, type: 'fund', parameters: { user: 'u1', amount: '100' } } });
+  if (seeded.data?.addLedgerEntry?.__typename !== 'AddLedgerEntryResult') throw new Error(`fuzz world: seeding an entry failed: ${JSON.stringify(seeded)}`);
   const pages = await graphql(`{
     ledgers(first: 2) { pageInfo { endCursor } }
     schemas(first: 1) { pageInfo { endCursor } }
