@@ -1,4 +1,3 @@
-import postgres from 'postgres';
 import type { Db } from './sql.js';
 
 export type LedgerEntryRow = {
@@ -82,27 +81,26 @@ export function postedRows(posting: EntryPosting, created: Date, position: numbe
 }
 
 /**
- * Posts the entry in one statement (post_ledger_entry); on a replayed ik, names the entry holding
- * it; when a condition does not hold, nothing is written and its index is returned.
+ * Posts the entry in one statement (post_ledger_entry_or_refuse); on a replayed ik, names the
+ * entry holding it; when a condition does not hold, nothing of this entry is written and the
+ * condition's index is returned, without aborting the caller's transaction.
  */
 export async function postLedgerEntry(db: Db, posting: EntryPosting): Promise<PostingOutcome> {
   const column = <K extends keyof EntryPosting['lines'][number]>(key: K) => posting.lines.map((line) => line[key]);
-  const [row] = await db<{ entryId: string; requestHash: string; replayed: boolean; created: Date; position: number }[]>`
+  const [row] = await db<{ entryId: string; requestHash: string; replayed: boolean; created: Date; position: number; failedCondition: number | null }[]>`
     /* postLedgerEntry */
-    select posted_entry_id as "entryId", posted_request_hash as "requestHash", replayed, posted_created as created, posted_position as position from post_ledger_entry(
+    select posted_entry_id as "entryId", posted_request_hash as "requestHash", replayed, posted_created as created,
+           posted_position as position, failed_condition as "failedCondition"
+    from post_ledger_entry_or_refuse(
       ${posting.workspaceId}, ${posting.ledgerId}, ${posting.entryId}, ${posting.ik}, ${posting.requestHash},
       ${posting.type}, ${posting.typeVersion}, ${posting.parameters === null ? null : db.json(posting.parameters)},
       ${posting.posted}::timestamptz, ${posting.description}, ${db.json(posting.tags as never)}, ${db.json(posting.groups as never)},
       ${db.json(posting.conditions as never)},
       ${column('id')}::text[], ${column('accountId')}::text[], ${column('currency')}::text[], ${column('amount')}::numeric[],
-      ${column('key') as string[]}::text[], ${column('description') as string[]}::text[])`
-    .catch((error: unknown) => {
-      if (error instanceof postgres.PostgresError && error.code === 'P0001' && error.message === 'entry_condition_failed') {
-        return [{ failedCondition: Number(error.detail) }] as never;
-      }
-      throw error;
-    });
-  return row;
+      ${column('key') as string[]}::text[], ${column('description') as string[]}::text[])`;
+  if (row.failedCondition !== null) return { failedCondition: row.failedCondition };
+  const { failedCondition: _none, ...posted } = row;
+  return posted;
 }
 
 export type EntryMatch = { id?: string; ledgerId?: string; ik?: string };

@@ -2,13 +2,11 @@ import type { IncomingMessage } from 'node:http';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createHandler, parseRequestParams, type Request as GraphqlRequest } from 'graphql-http';
 import type { Middleware } from 'koa';
-import type { CursorSigner } from '../core/cursors.js';
 import { findUnstorableText } from '../core/text.js';
 import { expectedFailure } from '../db/errors.js';
-import type { Sql } from '../db/sql.js';
 import type { AppState } from '../http/context.js';
 import type { Logger } from '../http/log.js';
-import { createGqlContext, type GqlContext } from './context.js';
+import { createGqlContext, type GqlContext, type GqlServices } from './context.js';
 import { createDocumentCache } from './documentCache.js';
 import { graphqlErrorBody, responseMediaType, transportError } from './graphqlErrors.js';
 
@@ -19,13 +17,7 @@ type Request = GraphqlRequest<IncomingMessage, AppState>;
  * shapes every answer: cached and limited documents, an `extensions.code` on every error, and
  * transport failures (405, 406, 415) in the GraphQL response shape rather than an empty body.
  */
-export function graphqlEndpoint(options: {
-  schema: GraphQLSchema;
-  sql: Sql;
-  log: Logger;
-  cursors: CursorSigner;
-  documentCacheSize?: number;
-}): Middleware<AppState> {
+export function graphqlEndpoint(options: GqlServices & { schema: GraphQLSchema; documentCacheSize?: number }): Middleware<AppState> {
   const cache = createDocumentCache(options.documentCacheSize);
   const handle = createHandler<IncomingMessage, AppState, GqlContext>({
     schema: options.schema,
