@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildSchema, parse, validate } from 'graphql';
+import { buildLedgerSchema } from '../../src/ledger/schema.js';
+import { responseShapeProblems } from '../support/graphqlShape.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idsIn, normalizeGraphqlResponse } from '../support/normalize.js';
 import { loadLedgerExamples, type LedgerExample as Example } from './ledgerExamples.js';
@@ -13,6 +15,8 @@ import { startTestServer, type TestServer } from '../support/server.js';
 const SDL = fs.readFileSync(path.resolve(import.meta.dirname, '../../spec/ledger.graphql'), 'utf8');
 
 const examples = loadLedgerExamples();
+// The served schema, with Tally's scalar implementations: scalar values are checked by their own parsers.
+const servedSchema = buildLedgerSchema();
 const byId = new Map(examples.map((example) => [example.id, example]));
 
 let server: TestServer;
@@ -73,6 +77,10 @@ describe('spec/examples/ledger', () => {
     };
     await runRequirements(example.requires);
     const answer = await post(token, example, answers);
+    // Both the example and the server's answer must be shapes the SDL allows for this document.
+    const document = parse(example.query);
+    expect(responseShapeProblems(servedSchema, document, (example.response as { data?: unknown }).data)).toEqual([]);
+    expect(responseShapeProblems(servedSchema, document, answer.data)).toEqual([]);
     expect(normalizeGraphqlResponse(answer)).toEqual(normalizeGraphqlResponse(example.response as never));
     if (example.sameIdsAs) {
       if (!answers.has(example.sameIdsAs)) throw new Error(`${example.id}: sameIdsAs names ${example.sameIdsAs}, which it does not require`);

@@ -207,6 +207,15 @@ describe('a new schema version', () => {
     expect(await paths()).toEqual(before);
   });
 
+  it('refuses new lines on an account the schema disables', async () => {
+    const v3 = schemaV2();
+    (v3.chartOfAccounts.accounts[2].children![0] as { status?: string }).status = 'disabled';
+    expect((await call(STORE, { schema: v3 })).data.storeSchema.__typename).toBe('StoreSchemaResult');
+    const refused = await post('fee-after-disable', { type: 'transfer', parameters: { from: 'alice', to: 'bob', amount: '1', fee: '1' } });
+    expect(refused).toMatchObject({ __typename: 'BadRequestError', code: 'invalid_input_provided' });
+    expect(refused.message).toContain('income/fees');
+  });
+
   it('leaves every ledger consistent', async () => {
     expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
   });

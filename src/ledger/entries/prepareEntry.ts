@@ -1,4 +1,5 @@
 import type { LedgerEntryInput } from '../../../generated/ledger.js';
+import { resolvePath } from '../../core/chart.js';
 import { checkBalanced, MAX_GROUPS, MAX_LINES_PER_ENTRY, MAX_TAGS } from '../../core/entries.js';
 import { DomainError } from '../../core/errors.js';
 import { fingerprint } from '../../core/fingerprint.js';
@@ -53,6 +54,9 @@ export async function prepareEntry(
   const { byKey: accounts, planned } = await entryAccounts(db, ledger, schema, refs, entry.parameters ?? {}, prefetched);
   const postedLines = lines.map((line, index) => {
     const account = accounts.get(accountKey(line.account))!;
+    if (schema && chartAccountOf(schema, account.path)?.disabled) {
+      throw new DomainError('invalid_input_provided', `lines[${index}]: ${account.path} is disabled in the schema and takes no new lines.`);
+    }
     return { id: newId('line'), account, currency: lineCurrency(account, line.currency, `lines[${index}]`), amount: line.amount!, key: line.key, description: line.description };
   });
   checkBalanced(postedLines.map((line) => ({ accountType: line.account.type, currency: line.currency, amount: BigInt(line.amount) })));
@@ -78,6 +82,14 @@ export async function prepareEntry(
 }
 
 type PostedLine = { account: LedgerAccountRow; currency: string };
+
+function chartAccountOf(schema: LoadedSchema, path: string) {
+  try {
+    return resolvePath(schema.chart, path).at(-1)!.chartAccount;
+  } catch {
+    return undefined;
+  }
+}
 
 function boundCondition(condition: ExplicitCondition, index: number, accounts: Map<string, LedgerAccountRow>, lines: readonly PostedLine[]) {
   const account = accounts.get(accountKey(condition.account))!;
