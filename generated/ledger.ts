@@ -1905,7 +1905,12 @@ export type LedgerAccountGroupConsistencyConfigInput = {
 export type LedgerAccountMatchInput = {
   /** Service-generated id of the account. */
   id?: InputMaybe<Scalars['ID']['input']>;
-  /** Ledger of the account; goes with `path`. */
+  /**
+   * Idempotency key the account was created with (for schema accounts, its path); goes with
+   * `ledger`. A Tally extension: give `id`, or `path` or `ik` with `ledger`.
+   */
+  ik?: InputMaybe<Scalars['SafeString']['input']>;
+  /** Ledger of the account; goes with `path` or `ik`. */
   ledger?: InputMaybe<LedgerMatchInput>;
   /** Path of the account, such as `assets/bank` or `liabilities/users:user-1/available`. */
   path?: InputMaybe<Scalars['String']['input']>;

@@ -10,7 +10,7 @@ export type PostingTarget = { ledger: LedgerRow & { schemaContentHash: string | 
  * unnested and joined, so each is one index probe whatever the ledger's size.
  */
 export async function findPostingTarget(
-  db: Db, workspaceId: string, match: LedgerMatch, ids: readonly string[], paths: readonly string[],
+  db: Db, workspaceId: string, match: LedgerMatch, ids: readonly string[], paths: readonly string[], iks: readonly string[] = [],
 ): Promise<PostingTarget | undefined> {
   const [row] = await db<(LedgerRow & { schemaContentHash: string | null; accounts: (Omit<LedgerAccountRow, 'created'> & { created: string })[] })[]>`
     /* findPostingTarget */
@@ -24,6 +24,9 @@ export async function findPostingTarget(
         union
         select ${accountColumns(db, 'a')} from unnest(${paths as string[]}::text[]) wanted (path)
         join ledger_accounts a on a.workspace_id = ledgers.workspace_id and a.ledger_id = ledgers.id and a.path = wanted.path
+        union
+        select ${accountColumns(db, 'a')} from unnest(${iks as string[]}::text[]) wanted (ik)
+        join ledger_accounts a on a.workspace_id = ledgers.workspace_id and a.ledger_id = ledgers.id and a.ik = wanted.ik
       ) named
     ) as accounts
     from ledgers

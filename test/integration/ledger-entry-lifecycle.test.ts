@@ -210,6 +210,20 @@ describe('addLedgerEntries', () => {
   });
 });
 
+describe('accounts by ik', () => {
+  it('are found by ledger and ik, and lines may name them so', async () => {
+    await call('mutation { createLedgerAccounts(ledger: { ik: "books" }, ledgerAccounts: [{ ik: "staff", name: "Staff", type: liability, childLedgerAccounts: [{ ik: "carol", name: "Carol" }] }]) { __typename } }');
+    const found = await call('{ ledgerAccount(ledgerAccount: { ik: "carol", ledger: { ik: "books" } }) { path } }');
+    expect(found.data.ledgerAccount).toEqual({ path: 'staff/carol' });
+    const entry = await post('by-ik', { lines: [{ account: { path: 'bank' }, amount: '4' }, { account: { ik: 'carol' }, amount: '4' }] });
+    expect(entry.__typename).toBe('AddLedgerEntryResult');
+    expect(await balance('staff/carol')).toBe('4');
+    const mismatch = await post('by-ik-2', { lines: [{ account: { path: 'bank' }, amount: '4' }, { account: { ik: 'carol', path: 'alice' }, amount: '4' }] });
+    expect(mismatch).toMatchObject({ __typename: 'BadRequestError', code: 'ledger_account_not_found' });
+    expect((await call('{ ledgerAccount(ledgerAccount: { ik: "carol" }) { path } }')).errors![0].extensions.code).toBe('invalid_input_provided');
+  });
+});
+
 describe('groups', () => {
   const GROUP = `query($key: SafeString!, $value: SafeString!) {
     ledger(ledger: { ik: "books" }) {

@@ -23,11 +23,11 @@ export async function ledgerForAccounts(tx: Db, workspaceId: string, match: Ledg
 
 /** The parent named by a match input, in the same ledger. */
 export async function parentAccount(tx: Db, ledger: LedgerRow, match: LedgerAccountMatchInput): Promise<LedgerAccountRow> {
-  if (match.id == null && match.path == null) throw new DomainError('invalid_input_provided', 'Identify the parent account by id or by path.');
+  if (match.id == null && match.path == null && match.ik == null) throw new DomainError('invalid_input_provided', 'Identify the parent account by id, path or ik.');
   if (match.ledger && (match.ledger.id ?? ledger.id) !== ledger.id && (match.ledger.ik ?? ledger.ik) !== ledger.ik) {
     throw new DomainError('invalid_input_provided', 'The parent account must be in the same ledger.');
   }
-  const parent = await findLedgerAccount(tx, ledger.workspaceId, { ledgerId: ledger.id, id: match.id ?? undefined, path: match.path ?? undefined });
+  const parent = await findLedgerAccount(tx, ledger.workspaceId, { ledgerId: ledger.id, id: match.id ?? undefined, path: match.path ?? undefined, ik: match.ik ?? undefined });
   if (!parent) throw new DomainError('ledger_account_not_found', 'No account of this ledger matches the parent given.');
   return parent;
 }

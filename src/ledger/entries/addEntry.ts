@@ -25,7 +25,8 @@ export async function ledgerForEntry(db: Db, workspaceId: string, match: LedgerM
   const refs = entries.flatMap((entry) => [...(entry.lines ?? []).map((line) => line.account), ...(entry.conditions ?? []).map((condition) => condition.account)]);
   const ids = refs.flatMap((ref) => (ref.id != null ? [ref.id] : []));
   const paths = refs.flatMap((ref) => (ref.id == null && ref.path != null ? [ref.path] : []));
-  const target = await findPostingTarget(db, workspaceId, requireLedgerMatch(match), ids, paths);
+  const iks = refs.flatMap((ref) => (ref.id == null && ref.path == null && ref.ik != null ? [ref.ik] : []));
+  const target = await findPostingTarget(db, workspaceId, requireLedgerMatch(match), ids, paths, iks);
   if (!target) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
   const { ledger, accounts } = target;
   const schema = ledger.schemaKey && ledger.schemaVersion

@@ -18,7 +18,8 @@ export type EntryAccounts = {
   planned: NewLedgerAccount[];
 };
 
-export const accountKey = (ref: AccountRef) => (ref.id != null ? ref.id : `path:${ref.path}`);
+/** How an entry's account reference is looked up: by id, else by path, else by ik. */
+export const accountKey = (ref: AccountRef) => (ref.id != null ? ref.id : ref.path != null ? `path:${ref.path}` : `ik:${ref.ik}`);
 
 /** `prefetched` holds accounts already read with the ledger; only what it lacks is queried. */
 export async function entryAccounts(
@@ -26,12 +27,13 @@ export async function entryAccounts(
   prefetched?: readonly LedgerAccountRow[],
 ): Promise<EntryAccounts> {
   for (const ref of refs) {
-    if (ref.id == null && ref.path == null) throw new DomainError('invalid_input_provided', 'Identify every account by id or by path.');
+    if (ref.id == null && ref.path == null && ref.ik == null) throw new DomainError('invalid_input_provided', 'Identify every account by id, path or ik.');
     const other = ref.ledger && ((ref.ledger.id != null && ref.ledger.id !== ledger.id) || (ref.ledger.ik != null && ref.ledger.ik !== ledger.ik));
     if (other) throw new DomainError('invalid_input_provided', 'Every account of an entry must be in the entry\'s ledger.');
   }
   const ids = refs.flatMap((ref) => (ref.id != null ? [ref.id] : []));
-  const paths = refs.flatMap((ref) => (ref.id == null ? [ref.path!] : []));
+  const paths = refs.flatMap((ref) => (ref.id == null && ref.path != null ? [ref.path] : []));
+  const iks = refs.flatMap((ref) => (ref.id == null && ref.path == null && ref.ik != null ? [ref.ik] : []));
   // Ancestors too: a new template instance hangs under the nearest account that exists.
   const lookup = schema ? [...new Set(paths.flatMap(prefixes))] : paths;
   const byKey = new Map<string, LedgerAccountRow>();
@@ -39,22 +41,24 @@ export async function entryAccounts(
     for (const account of accounts) {
       byKey.set(account.id, account);
       byKey.set(`path:${account.path}`, account);
+      byKey.set(`ik:${account.ik}`, account);
     }
   };
   if (prefetched) add(prefetched);
   // Without a schema a missing account stays missing; with one, its instance may be planned.
   if (!prefetched || (schema && refs.some((ref) => !byKey.has(accountKey(ref))))) {
-    add(await findAccountsOfLedger(db, ledger.workspaceId, ledger.id, ids, lookup));
+    add(await findAccountsOfLedger(db, ledger.workspaceId, ledger.id, ids, lookup, iks));
   }
 
   const planned: NewLedgerAccount[] = [];
   for (const ref of refs) {
     const key = accountKey(ref);
     if (byKey.has(key)) {
-      if (ref.id != null && ref.path != null && byKey.get(key)!.path !== ref.path) throw notFound(ref, ledger);
+      const found = byKey.get(key)!;
+      if ((ref.path != null && found.path !== ref.path) || (ref.ik != null && found.ik !== ref.ik)) throw notFound(ref, ledger);
       continue;
     }
-    if (!schema || ref.id != null) throw notFound(ref, ledger);
+    if (!schema || ref.path == null || ref.id != null) throw notFound(ref, ledger);
     const resolved = resolvePath(schema.chart, ref.path!);
     const idsByPath = new Map([...byKey.values()].map((account) => [account.path, account.id]));
     const rows = plannedAccountRows(ledger, instancesFor(schema.chart, resolved, (path) => idsByPath.has(path)), idsByPath, parameters);
@@ -62,6 +66,7 @@ export async function entryAccounts(
       const account: LedgerAccountRow = { ...row, created: new Date() };
       byKey.set(row.id, account);
       byKey.set(`path:${row.path}`, account);
+      byKey.set(`ik:${row.ik}`, account);
       planned.push(row);
     }
   }
@@ -74,5 +79,5 @@ function prefixes(path: string): string[] {
 }
 
 function notFound(ref: AccountRef, ledger: LedgerRow): DomainError {
-  return new DomainError('ledger_account_not_found', `No account ${ref.path ?? ref.id} in ledger ${ledger.ik}.`);
+  return new DomainError('ledger_account_not_found', `No account ${ref.path ?? ref.ik ?? ref.id} in ledger ${ledger.ik}.`);
 }

@@ -9,7 +9,7 @@ import type { LoadedSchema } from '../schemas/schemaVersions.js';
 
 type LineInput = NonNullable<LedgerEntryInput['lines']>[number];
 type ConditionInput = NonNullable<LedgerEntryInput['conditions']>[number];
-export type AccountRef = { id?: string | null; path?: string | null; ledger?: { id?: string | null; ik?: string | null } | null };
+export type AccountRef = { id?: string | null; path?: string | null; ik?: string | null; ledger?: { id?: string | null; ik?: string | null } | null };
 type Bound = { eq?: string | null; gte?: string | null; lte?: string | null };
 type Side = { ownBalance?: Bound | null; totalBalance?: Bound | null } | null | undefined;
 
