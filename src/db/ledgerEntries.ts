@@ -198,3 +198,28 @@ export async function setEntryLabels(
     returning ${entryColumns(db)}`;
   return row;
 }
+
+/**
+ * Locks the balance rows of every (account, currency) a multi-entry transaction will touch, in
+ * the one global order single postings use, creating missing rows at zero: a transaction that
+ * holds all its locks before its first posting can never deadlock with another.
+ */
+export async function lockBalances(db: Db, workspaceId: string, pairs: readonly { accountId: string; currency: string }[]): Promise<void> {
+  const unique = [...new Map(pairs.map((pair) => [`${pair.accountId}\u0000${pair.currency}`, pair])).values()]
+    .sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
+  const accounts = unique.map((pair) => pair.accountId);
+  const currencies = unique.map((pair) => pair.currency);
+  await db`
+    /* createBalanceRows */
+    insert into ledger_account_balances (workspace_id, account_id, currency)
+    select ${workspaceId}, t.account_id, t.currency from unnest(${accounts}::text[], ${currencies}::text[]) as t(account_id, currency)
+    order by t.account_id, t.currency
+    on conflict do nothing`;
+  await db`
+    /* lockBalances */
+    select 1 from ledger_account_balances b
+    join unnest(${accounts}::text[], ${currencies}::text[]) as t(account_id, currency)
+      on b.workspace_id = ${workspaceId} and b.account_id = t.account_id and b.currency = t.currency
+    order by b.account_id, b.currency
+    for update of b`;
+}

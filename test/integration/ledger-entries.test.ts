@@ -76,8 +76,8 @@ describe('addLedgerEntry with explicit lines', () => {
     expect(await balances('users/bob')).toMatchObject({ ownBalance: '2500' });
   });
 
-  it('answers 30 concurrent identical posts with one entry', async () => {
-    const results = await Promise.all(Array.from({ length: 30 }, () => post('race-1', { lines: [line('users/alice', '-100'), line('users/bob', '100')] })));
+  it('answers 50 concurrent identical posts with one entry', async () => {
+    const results = await Promise.all(Array.from({ length: 50 }, () => post('race-1', { lines: [line('users/alice', '-100'), line('users/bob', '100')] })));
     expect(new Set(results.map((r) => r.entry.id)).size).toBe(1);
     expect(results.filter((r) => !r.isIkReplay)).toHaveLength(1);
     expect(await balances('users/bob')).toMatchObject({ ownBalance: '2600' });
@@ -92,6 +92,49 @@ describe('addLedgerEntry with explicit lines', () => {
     expect(results.every((r) => r.__typename === 'AddLedgerEntryResult')).toBe(true);
     expect(await balances('users')).toEqual(before);
   });
+
+  // The issue's deadlock test: 8 clients for 20 s (DEADLOCK_TEST_SECONDS), single entries and
+  // batches touching the same accounts in opposite orders; every request must succeed.
+  const seconds = Number(process.env.DEADLOCK_TEST_SECONDS ?? 20);
+  it(`never deadlocks: 8 clients for ${seconds} s, entries and batches in opposite orders`, async () => {
+    const totals = async () => Promise.all(['bank', 'fees', 'users/alice', 'users/bob'].map(async (path) => (await balances(path)).ownBalance));
+    const before = await totals();
+    const deadline = Date.now() + seconds * 1000;
+    const failures: unknown[] = [];
+    let count = 0;
+    const BATCH = `mutation($entries: [AddLedgerEntryInput!]!) { addLedgerEntries(entries: $entries) { __typename ... on Error { code message } } }`;
+    const swap = (ik: string, forward: boolean) => ({ ik, entry: { ledger, lines: forward
+      ? [line('bank', '0'), line('users/alice', '-1'), line('users/bob', '1')]
+      : [line('users/bob', '-1'), line('users/alice', '1'), line('bank', '0')] } });
+    await Promise.all(Array.from({ length: 8 }, async (_, client) => {
+      for (let n = 0; Date.now() < deadline; n++) {
+        const forward = (client + n) % 2 === 0;
+        if (client % 2 === 0) {
+          // Each pair of single entries nets to zero, so the balances end where they began.
+          for (const [suffix, direction] of [['a', forward], ['b', !forward]] as const) {
+            const { ik, entry } = swap(`dl-${client}-${n}-${suffix}`, direction);
+            const result = await post(ik, entry);
+            if (result.__typename !== 'AddLedgerEntryResult') failures.push(result);
+          }
+        } else {
+          // Two entries on disjoint accounts, in opposite orders across batches: a batch that
+          // locked its first entry's accounts must never wait forever on another's.
+          const move = (ik: string, sign: string) => ({ ik, entry: { ledger, lines: [line('users/alice', `${sign}1`), line('users/bob', sign === '-' ? '1' : '-1')] } });
+          const users = move(`dlb-${client}-${n}-u`, '-');
+          const cash = { ik: `dlb-${client}-${n}-c`, entry: { ledger, lines: [line('bank', forward ? '1' : '-1'), line('fees', forward ? '1' : '-1')] } };
+          const undo = { ik: `dlb-${client}-${n}-d`, entry: { ledger, lines: [line('fees', forward ? '-1' : '1'), line('bank', forward ? '-1' : '1')] } };
+          const back = move(`dlb-${client}-${n}-v`, '');
+          const entries = forward ? [users, cash, back, undo] : [cash, users, undo, back];
+          const result = (await gql(server.baseUrl, alice.token, BATCH, { entries })).body.data.addLedgerEntries;
+          if (result.__typename !== 'AddLedgerEntriesResult') failures.push(result);
+        }
+        count++;
+      }
+    }));
+    expect(failures).toEqual([]);
+    expect(count).toBeGreaterThan(50);
+    expect(await totals()).toEqual(before);
+  }, 120_000);
 
   it('balances per currency on multi-currency accounts', async () => {
     const result = await post('fx-1', { lines: [

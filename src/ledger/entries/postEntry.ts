@@ -1,5 +1,5 @@
 import { accountIdsByPath, insertLedgerAccounts, lockLedgerAccountCreation } from '../../db/ledgerAccounts.js';
-import { postLedgerEntry, type EntryPosting, type PostingOutcome } from '../../db/ledgerEntries.js';
+import { lockBalances, postLedgerEntry, type EntryPosting, type PostingOutcome } from '../../db/ledgerEntries.js';
 import type { Db, Sql } from '../../db/sql.js';
 import type { PreparedEntry } from './prepareEntry.js';
 
@@ -57,6 +57,10 @@ export async function postAll(
     return await sql.begin(async (tx) => {
       const postings: EntryPosting[] = [];
       for (const entry of prepared) postings.push(await createPlannedAccounts(tx, entry));
+      // Several entries in one transaction: take every balance lock first, in the global order.
+      if (postings.length > 1) {
+        await lockBalances(tx, postings[0].workspaceId, postings.flatMap((posting) => posting.lines));
+      }
       const settled = await Promise.allSettled(postings.map((posting) => postLedgerEntry(tx, posting)));
       // After a failed condition the statements behind it fail as "transaction aborted": report the cause.
       const failed = settled.findIndex((result) => result.status === 'fulfilled' && 'failedCondition' in result.value);

@@ -2,7 +2,7 @@ import type { MutationResolvers } from '../../../../generated/ledger.js';
 import { MAX_LINES_PER_ENTRY } from '../../../core/entries.js';
 import { DomainError } from '../../../core/errors.js';
 import { newId } from '../../../core/ids.js';
-import { findLedgerEntriesById, findLedgerEntry, reverseLedgerEntry } from '../../../db/ledgerEntries.js';
+import { findLedgerEntriesById, findLedgerEntry, linesOfEntry, lockBalances, reverseLedgerEntry } from '../../../db/ledgerEntries.js';
 import { checkOutcome, ledgerForEntry } from '../../entries/addEntry.js';
 import { postWithin } from '../../entries/postEntry.js';
 import { prepareEntry } from '../../entries/prepareEntry.js';
@@ -27,6 +27,12 @@ export const migrateLedgerEntry: NonNullable<MutationResolvers['migrateLedgerEnt
 
     let failure: unknown;
     const result = await ctx.sql.begin(async (tx) => {
+      // Reversal and posting touch two sets of balances: lock them all first, in the global order.
+      const planned = new Set(prepared.newAccounts.map((account) => account.id));
+      await lockBalances(tx, workspaceId, [
+        ...await linesOfEntry(tx, workspaceId, original.id),
+        ...prepared.posting.lines.filter((line) => !planned.has(line.accountId)),
+      ]);
       const reversal = (await reverseLedgerEntry(tx, workspaceId, original.id, newId('ent'), Array.from({ length: MAX_LINES_PER_ENTRY }, () => newId('line'))))!;
       const outcome = await postWithin(tx, prepared);
       try {
