@@ -110,8 +110,8 @@ async function direct(sql: Sql, workspaceId: string, ledgerId: string, ids: Map<
           workspaceId, ledgerId, entryId: newId('ent'), ik: `direct-${scenario.name}-${client}-${n}`, requestHash: 'bench',
           type: null, typeVersion: null, parameters: null, posted: new Date().toISOString(), description: null, tags: [], groups: [], conditions: [],
           lines: [
-            { id: newId('line'), accountId: ids.get(from)!, currency: 'USD', amount: '1', key: null, description: null },
-            { id: newId('line'), accountId: ids.get(to)!, currency: 'USD', amount: '1', key: null, description: null },
+            { id: newId('line'), accountId: ids.get(from)!, currency: 'USD', amount: '1', key: null, description: null, tags: [] },
+            { id: newId('line'), accountId: ids.get(to)!, currency: 'USD', amount: '1', key: null, description: null, tags: [] },
           ],
         });
       } catch {

@@ -1795,7 +1795,13 @@ export type LedgerAccountCondition = {
   totalBalance?: Maybe<Int96Condition>;
 };
 
-/** Bounds on the balances of one account. */
+/**
+ * Bounds on the balances of one account. An `ownBalance` bound needs a line of the entry in the
+ * account; a `totalBalance` bound (own plus every descendant) needs a line in the account or in
+ * any descendant, in the condition's currency. Total bounds are exact under concurrency: postings
+ * with total bounds in one top-level tree run one at a time, and each reads its totals only after
+ * locking every balance of the bounded subtree.
+ */
 export type LedgerAccountConditionInput = {
   /** Bounds on the account's own balance. */
   ownBalance?: InputMaybe<Int96ConditionInput>;
@@ -3721,7 +3727,10 @@ export type SchemaLedgerEntriesInput = {
  * `postcondition` is required.
  */
 export type SchemaLedgerEntryConditionInput = {
-  /** The account to check; the entry type must have a line in it. */
+  /**
+   * The account to check; the entry type must have a line in it (for `totalBalance` bounds, in it
+   * or in a descendant).
+   */
   account: SchemaLedgerAccountMatchInput;
   /** Currency of the checked balance; required for multi-currency accounts. */
   currency?: InputMaybe<SchemaCurrencyMatchInput>;
@@ -3897,7 +3906,14 @@ export type SchemaPaymentsInput = {
   types: Array<SchemaPaymentTypeInput>;
 };
 
-/** Repetition of a schema line or condition over an array parameter. */
+/**
+ * Repetition of a schema line or condition over an array parameter. Tally's rule (the hosted
+ * service does not document one): the entry's `parameters` hold, under `key`, an array of at most
+ * 30 flat objects of strings. The line or condition is written once per element, in order; inside
+ * each copy a `{{name}}` placeholder takes the element's field `name` first and the entry's
+ * parameter `name` otherwise. Copy `i` of a line keyed `k` gets the line key `k.i` (from 0). An
+ * empty array writes no copy. Anything else under `key` is `entry_parameters_invalid`.
+ */
 export type SchemaRepeatedConfigInput = {
   /** Name of the array parameter to repeat over. */
   key: Scalars['SafeString']['input'];

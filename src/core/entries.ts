@@ -32,3 +32,26 @@ export function lineDirection(accountType: AccountType, amount: bigint): 'debit'
   const grows = amount >= 0n;
   return (EQUATION_SIGN[accountType] === 1n) === grows ? 'debit' : 'credit';
 }
+
+type WrittenLine = { accountId: string; currency: string; amount: string };
+
+/**
+ * The lines an entry type writes (its postLinesAs): `raw_lines` as given; `skip_zero_lines`
+ * without zero lines; `net_amounts` with the lines of one account and currency merged into the
+ * first of them. Either way an entry whose every line is zero keeps its lines.
+ */
+export function linesToWrite<T extends WrittenLine>(lines: readonly T[], mode: 'net_amounts' | 'raw_lines' | 'skip_zero_lines'): T[] {
+  if (mode === 'raw_lines' || lines.every((line) => BigInt(line.amount) === 0n)) return [...lines];
+  let kept = [...lines];
+  if (mode === 'net_amounts') {
+    const merged = new Map<string, T>();
+    for (const line of lines) {
+      const id = `${line.accountId}\u0000${line.currency}`;
+      const first = merged.get(id);
+      merged.set(id, first ? { ...first, amount: (BigInt(first.amount) + BigInt(line.amount)).toString() } : line);
+    }
+    kept = [...merged.values()];
+  }
+  const nonZero = kept.filter((line) => BigInt(line.amount) !== 0n);
+  return nonZero.length > 0 ? nonZero : kept;
+}

@@ -50,6 +50,7 @@ export function checkSchema(schema: SchemaContent): Chart {
     entryTypes.add(id);
     checkEntryType(built, entry);
   }
+  checkConditionFamily(schema.ledgerEntries?.types ?? []);
   return built;
 }
 
@@ -81,17 +82,28 @@ function checkEntryType(chart: Chart, entry: SchemaEntryType): void {
     parseAmount(line.amount, where);
     if (line.description) checkTemplate(line.description, where);
     if (line.currency) checkTemplate(line.currency.code, where);
+    for (const tag of line.tags ?? []) checkTemplate(tag.value, `${where}, tag ${tag.key}`);
   }
   for (const [index, condition] of (entry.conditions ?? []).entries()) {
     const where = `${name}, condition ${index}`;
     checkPath(condition.account.path, where);
     if (!condition.precondition && !condition.postcondition) invalid(`${where} needs a precondition or a postcondition.`);
-    checkBound(condition.precondition?.ownBalance, where);
-    checkBound(condition.postcondition?.ownBalance, where);
+    for (const side of [condition.precondition, condition.postcondition]) {
+      checkBound(side?.ownBalance, where);
+      checkBound(side?.totalBalance, where);
+    }
   }
   for (const item of [...(entry.tags ?? []), ...(entry.groups ?? [])]) checkTemplate(item.value, `${name}, ${item.key}`);
   // Rendering rules that do not depend on parameters (repeated lines, tx) are refused now, not at posting.
   if (entry.status !== 'archived' && entry.status !== 'disabled') findEntryType([entry], entry.type, entry.typeVersion);
+}
+
+/** A schema bounds either own balances or total balances in its conditions, never both. */
+function checkConditionFamily(types: readonly SchemaEntryType[]): void {
+  const sides = types.flatMap((entry) => (entry.conditions ?? []).flatMap((condition) => [condition.precondition, condition.postcondition]));
+  const own = sides.some((side) => side?.ownBalance);
+  const total = sides.some((side) => side?.totalBalance);
+  if (own && total) invalid('Conditions of one schema use either ownBalance or totalBalance bounds, not both.');
 }
 
 function underTemplate(chart: Chart, chartPath: string): boolean {

@@ -1,3 +1,4 @@
+import type { EntryParameters } from '../core/entryTypes.js';
 import type { Db } from './sql.js';
 
 export type LedgerEntryRow = {
@@ -33,6 +34,7 @@ export type LedgerLineRow = {
   amount: string;
   key: string | null;
   description: string | null;
+  tags: { key: string; value: string }[];
   posted: Date;
   created: Date;
 };
@@ -49,14 +51,15 @@ export const entryColumns = (db: Db, e = 'ledger_entries') => db`
 export const lineColumns = (db: Db, l = 'ledger_lines') => db`
   ${db(`${l}.workspace_id`)} as "workspaceId", ${db(`${l}.ledger_id`)} as "ledgerId", ${db(`${l}.id`)}, ${db(`${l}.entry_id`)} as "entryId",
   ${db(`${l}.position`)}, ${db(`${l}.account_id`)} as "accountId", ${db(`${l}.currency`)}, ${db(`${l}.amount`)}::text as amount,
-  ${db(`${l}.key`)}, ${db(`${l}.description`)}, ${db(`${l}.posted`)}, ${db(`${l}.created`)}`;
+  ${db(`${l}.key`)}, ${db(`${l}.description`)}, ${db(`${l}.tags`)}, ${db(`${l}.posted`)}, ${db(`${l}.created`)}`;
 
 export type EntryPosting = {
   workspaceId: string; ledgerId: string; entryId: string; ik: string; requestHash: string; posted: string;
-  type: string | null; typeVersion: number | null; parameters: Record<string, string> | null;
+  type: string | null; typeVersion: number | null; parameters: EntryParameters | null;
   description: string | null; tags: unknown[]; groups: unknown[];
-  conditions: { index: number; accountId: string; currency: string; precondition?: unknown; postcondition?: unknown }[];
-  lines: { id: string; accountId: string; currency: string; amount: string; key: string | null; description: string | null }[];
+  /** Own bounds in precondition/postcondition (their stored names since the first release); total bounds beside them. */
+  conditions: { index: number; accountId: string; currency: string; precondition?: unknown; postcondition?: unknown; totalPrecondition?: unknown; totalPostcondition?: unknown }[];
+  lines: { id: string; accountId: string; currency: string; amount: string; key: string | null; description: string | null; tags: { key: string; value: string }[] }[];
 };
 
 export type PostingOutcome = { entryId: string; requestHash: string; replayed: boolean; created: Date; position: number } | { failedCondition: number };
@@ -75,7 +78,7 @@ export function postedRows(posting: EntryPosting, created: Date, position: numbe
     },
     lines: posting.lines.map((line, index) => ({
       workspaceId, ledgerId, id: line.id, entryId, position: index + 1, accountId: line.accountId, currency: line.currency,
-      amount: line.amount, key: line.key, description: line.description ?? posting.description, posted, created,
+      amount: line.amount, key: line.key, description: line.description ?? posting.description, tags: line.tags, posted, created,
     })),
   };
 }
@@ -97,7 +100,7 @@ export async function postLedgerEntry(db: Db, posting: EntryPosting): Promise<Po
       ${posting.posted}::timestamptz, ${posting.description}, ${db.json(posting.tags as never)}, ${db.json(posting.groups as never)},
       ${db.json(posting.conditions as never)},
       ${column('id')}::text[], ${column('accountId')}::text[], ${column('currency')}::text[], ${column('amount')}::numeric[],
-      ${column('key') as string[]}::text[], ${column('description') as string[]}::text[])`;
+      ${column('key') as string[]}::text[], ${column('description') as string[]}::text[], ${db.json(column('tags') as never)})`;
   if (row.failedCondition !== null) return { failedCondition: row.failedCondition };
   const { failedCondition: _none, ...posted } = row;
   return posted;
@@ -222,4 +225,18 @@ export async function lockBalances(db: Db, workspaceId: string, pairs: readonly 
       on b.workspace_id = ${workspaceId} and b.account_id = t.account_id and b.currency = t.currency
     order by b.account_id, b.currency
     for update of b`;
+}
+
+/** Replaces the tags of the entry's lines given by id; answers the ids it changed. */
+export async function setLineTags(
+  db: Db, workspaceId: string, entryId: string, changes: readonly { lineId: string; tags: { key: string; value: string }[] }[],
+): Promise<string[]> {
+  if (changes.length === 0) return [];
+  const rows = await db<{ id: string }[]>`
+    /* setLineTags */
+    update ledger_lines l set tags = t.tags
+    from jsonb_to_recordset(${db.json(changes as never)}) as t("lineId" text, tags jsonb)
+    where l.workspace_id = ${workspaceId} and l.entry_id = ${entryId} and l.id = t."lineId"
+    returning l.id`;
+  return rows.map((row) => row.id);
 }

@@ -1,5 +1,5 @@
 import type { LedgerEntryInput } from '../../../generated/ledger.js';
-import { entryParameters, findEntryType, renderEntryType } from '../../core/entryTypes.js';
+import { entryParameters, findEntryType, renderEntryType, type EntryParameters, type PostLinesAs } from '../../core/entryTypes.js';
 import { DomainError } from '../../core/errors.js';
 import type { LoadedSchema } from '../schemas/schemaVersions.js';
 
@@ -13,17 +13,20 @@ export type AccountRef = { id?: string | null; path?: string | null; ik?: string
 type Bound = { eq?: string | null; gte?: string | null; lte?: string | null };
 type Side = { ownBalance?: Bound | null; totalBalance?: Bound | null } | null | undefined;
 
-export type ExplicitLine = { account: AccountRef; amount: string | null; currency: string | null; key: string | null; description: string | null; hasTx: boolean; hasTags: boolean };
+type Tag = { key: string; value: string };
+export type ExplicitLine = { account: AccountRef; amount: string | null; currency: string | null; key: string | null; description: string | null; hasTx: boolean; tags: Tag[] };
 export type ExplicitCondition = { account: AccountRef; currency: string | null; precondition: Side; postcondition: Side };
 export type ExplicitEntry = {
   type: string | null;
   typeVersion: number | null;
-  parameters: Record<string, string> | null;
+  parameters: EntryParameters | null;
   lines: ExplicitLine[];
   conditions: ExplicitCondition[];
   tags: { key: string; value: string }[];
   groups: { key: string; value: string }[];
   description: string | null;
+  /** How the type's lines are written; runtime entries write theirs as given. */
+  postLinesAs: PostLinesAs;
 };
 
 function currencyCode(currency: { code: string; customCurrencyId?: string | null } | null | undefined): string | null {
@@ -35,7 +38,7 @@ function currencyCode(currency: { code: string; customCurrencyId?: string | null
 
 const callerLine = (line: LineInput): ExplicitLine => ({
   account: line.account, amount: line.amount ?? null, currency: currencyCode(line.currency), key: line.key ?? null,
-  description: line.description ?? null, hasTx: line.tx != null, hasTags: Boolean(line.tags?.length),
+  description: line.description ?? null, hasTx: line.tx != null, tags: (line.tags ?? []).map(({ key, value }) => ({ key, value })),
 });
 const callerCondition = (condition: ConditionInput): ExplicitCondition => ({
   account: condition.account, currency: currencyCode(condition.currency), precondition: condition.precondition, postcondition: condition.postcondition,
@@ -51,6 +54,7 @@ export function explicitEntry(entry: LedgerEntryInput, schema: LoadedSchema | un
     return {
       type: null, typeVersion: null, parameters: null, lines: (entry.lines ?? []).map(callerLine),
       conditions: (entry.conditions ?? []).map(callerCondition), tags: [...tags], groups: [...groups], description: entry.description ?? null,
+      postLinesAs: 'raw_lines',
     };
   }
   if (!schema) throw new DomainError('entry_type_not_found', `Entry type ${entry.type} needs a ledger on a schema; this ledger has none.`, { type: entry.type });
@@ -71,18 +75,18 @@ export function explicitEntry(entry: LedgerEntryInput, schema: LoadedSchema | un
     typeVersion: entryType.typeVersion ?? 1,
     parameters,
     lines: rendered.lines
-      ? rendered.lines.map((line) => ({ ...line, account: { path: line.path }, hasTx: false, hasTags: false }))
+      ? rendered.lines.map((line) => ({ ...line, account: { path: line.path }, hasTx: false }))
       : entry.lines!.map(callerLine),
     conditions: [
       ...rendered.conditions.map((condition) => ({
         account: { path: condition.path }, currency: condition.currency,
-        precondition: condition.precondition && { ownBalance: condition.precondition },
-        postcondition: condition.postcondition && { ownBalance: condition.postcondition },
+        precondition: condition.precondition, postcondition: condition.postcondition,
       })),
       ...(entry.conditions ?? []).map(callerCondition),
     ],
     tags: [...rendered.tags.filter((tag) => !callerTagKeys.has(tag.key)), ...tags],
     groups: [...rendered.groups.filter((group) => !groupIds.has(`${group.key}\u0000${group.value}`)), ...groups],
     description: entry.description ?? rendered.description,
+    postLinesAs: entryType.postLinesAs ?? 'raw_lines',
   };
 }

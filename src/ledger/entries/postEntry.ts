@@ -54,7 +54,7 @@ export async function postAll(
   sql: Sql, prepared: readonly PreparedEntry[], refuses: (outcome: PostingOutcome, index: number) => boolean,
 ): Promise<BatchOutcome> {
   try {
-    return await sql.begin(async (tx) => {
+    return await retryingDeadlocks(() => sql.begin(async (tx) => {
       const postings: EntryPosting[] = [];
       for (const entry of prepared) postings.push(await createPlannedAccounts(tx, entry));
       // Several entries in one transaction: take every balance lock first, in the global order.
@@ -73,7 +73,7 @@ export async function postAll(
         if (refuses(outcome, index)) throw new Refused(index, outcome);
       });
       return { outcomes };
-    });
+    }));
   } catch (error) {
     if (error instanceof Refused) return { refused: error.index, outcome: error.outcome };
     throw error;
@@ -86,4 +86,18 @@ export async function postAll(
  */
 export async function postWithin(tx: Db, prepared: PreparedEntry): Promise<PostingOutcome> {
   return postLedgerEntry(tx, await createPlannedAccounts(tx, prepared));
+}
+
+/**
+ * Runs the transaction again when PostgreSQL chose it as a deadlock victim (40P01), which rolled
+ * it back whole. Locks are taken in one global order, so this is a safety net, not a path.
+ */
+async function retryingDeadlocks<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= attempts || (error as { code?: string }).code !== '40P01') throw error;
+    }
+  }
 }

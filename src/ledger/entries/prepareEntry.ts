@@ -1,6 +1,7 @@
 import type { LedgerEntryInput } from '../../../generated/ledger.js';
 import { resolvePath } from '../../core/chart.js';
-import { checkBalanced, MAX_GROUPS, MAX_LINES_PER_ENTRY, MAX_TAGS } from '../../core/entries.js';
+import { checkBalanced, linesToWrite, MAX_GROUPS, MAX_LINES_PER_ENTRY, MAX_TAGS } from '../../core/entries.js';
+import { flatParameters } from '../../core/entryTypes.js';
 import { DomainError } from '../../core/errors.js';
 import { fingerprint } from '../../core/fingerprint.js';
 import { newId } from '../../core/ids.js';
@@ -12,6 +13,9 @@ import type { Db } from '../../db/sql.js';
 import type { LoadedSchema } from '../schemas/schemaVersions.js';
 import { accountKey, entryAccounts } from './entryAccounts.js';
 import { explicitEntry, type ExplicitCondition } from './explicitEntry.js';
+
+type Bound = { eq?: string; gte?: string; lte?: string };
+type BoundInput = { eq?: string | null; gte?: string | null; lte?: string | null };
 
 // An entry checked and turned into a posting: typed entries rendered from their schema type,
 // accounts resolved in one query (template instances planned), currencies and the balancing
@@ -41,7 +45,6 @@ export async function prepareEntry(
   const keys = new Set<string>();
   for (const [index, line] of lines.entries()) {
     if (line.hasTx) throw new DomainError('not_implemented', 'Lines that reconcile external transactions are not available in this version of Tally yet.');
-    if (line.hasTags) throw new DomainError('not_implemented', 'Line tags are not available in this version of Tally yet.');
     if (line.amount == null) throw new DomainError('invalid_input_provided', `lines[${index}] needs an amount.`);
     if (scalarFormats.Int96(line.amount) === undefined) {
       throw new DomainError('invalid_input_provided', `lines[${index}]: ${line.amount} is outside the Int96 range.`);
@@ -51,14 +54,18 @@ export async function prepareEntry(
   }
 
   const refs = [...lines.map((line) => line.account), ...entry.conditions.map((condition) => condition.account)];
-  const { byKey: accounts, planned } = await entryAccounts(db, ledger, schema, refs, entry.parameters ?? {}, prefetched);
-  const postedLines = lines.map((line, index) => {
+  const { byKey: accounts, planned } = await entryAccounts(db, ledger, schema, refs, flatParameters(entry.parameters ?? {}), prefetched);
+  const givenLines = lines.map((line, index) => {
     const account = accounts.get(accountKey(line.account))!;
     if (schema && chartAccountOf(schema, account.path)?.disabled) {
       throw new DomainError('invalid_input_provided', `lines[${index}]: ${account.path} is disabled in the schema and takes no new lines.`);
     }
-    return { id: newId('line'), account, currency: lineCurrency(account, line.currency, `lines[${index}]`), amount: line.amount!, key: line.key, description: line.description };
+    return {
+      id: newId('line'), account, accountId: account.id, currency: lineCurrency(account, line.currency, `lines[${index}]`), amount: line.amount!,
+      key: line.key, description: line.description, tags: uniqueKeys(line.tags, MAX_TAGS, `tag of lines[${index}]`),
+    };
   });
+  const postedLines = linesToWrite(givenLines, entry.postLinesAs);
   checkBalanced(postedLines.map((line) => ({ accountType: line.account.type, currency: line.currency, amount: BigInt(line.amount) })));
   const conditions = entry.conditions.map((condition, index) => boundCondition(condition, index, accounts, postedLines));
 
@@ -66,7 +73,7 @@ export async function prepareEntry(
   const normalized = {
     type: entry.type, typeVersion: entry.typeVersion, parameters: entry.parameters,
     posted: input.posted ?? null, description: entry.description, tags, groups,
-    lines: postedLines.map(({ account, currency, amount, key, description }) => ({ account: account.path, currency, amount, key, description })),
+    lines: postedLines.map(({ account, currency, amount, key, description, tags: lineTags }) => ({ account: account.path, currency, amount, key, description, tags: lineTags })),
     conditions: conditions.map(({ index: _index, accountId, ...condition }) => ({ ...condition, account: accounts.get(accountId)!.path })),
   };
   return {
@@ -76,7 +83,7 @@ export async function prepareEntry(
       workspaceId: ledger.workspaceId, ledgerId: ledger.id, entryId: newId('ent'), ik, requestHash: fingerprint(normalized),
       type: entry.type, typeVersion: entry.typeVersion, parameters: entry.parameters,
       posted: input.posted ?? new Date().toISOString(), description: entry.description, tags, groups, conditions,
-      lines: postedLines.map(({ id, account, currency, amount, key, description }) => ({ id, accountId: account.id, currency, amount, key, description })),
+      lines: postedLines.map(({ id, accountId, currency, amount, key, description, tags: lineTags }) => ({ id, accountId, currency, amount, key, description, tags: lineTags })),
     },
   };
 }
@@ -94,22 +101,34 @@ function chartAccountOf(schema: LoadedSchema, path: string) {
 function boundCondition(condition: ExplicitCondition, index: number, accounts: Map<string, LedgerAccountRow>, lines: readonly PostedLine[]) {
   const account = accounts.get(accountKey(condition.account))!;
   const currency = lineCurrency(account, condition.currency, `conditions[${index}]`);
-  if (!lines.some((line) => line.account.id === account.id && line.currency === currency)) {
-    throw new DomainError('invalid_input_provided', `Condition ${index} names ${account.path} in ${currency}, which has no line in this entry.`);
-  }
   if (!condition.precondition && !condition.postcondition) {
     throw new DomainError('invalid_input_provided', `Condition ${index} needs a precondition or a postcondition.`);
   }
-  const bounds = (side: ExplicitCondition['precondition']) => {
-    if (!side) return undefined;
-    if (side.totalBalance) throw new DomainError('not_implemented', 'totalBalance conditions are not available in this version of Tally yet.');
-    const own = side.ownBalance;
-    if (own && own.eq != null && (own.gte != null || own.lte != null)) {
+  const bounds = (bound: BoundInput | null | undefined): Bound | undefined => {
+    if (!bound) return undefined;
+    if (bound.eq != null && (bound.gte != null || bound.lte != null)) {
       throw new DomainError('invalid_input_provided', `Condition ${index}: eq cannot be combined with gte or lte.`);
     }
-    return own ? { eq: own.eq ?? undefined, gte: own.gte ?? undefined, lte: own.lte ?? undefined } : undefined;
+    return { eq: bound.eq ?? undefined, gte: bound.gte ?? undefined, lte: bound.lte ?? undefined };
   };
-  return { index, accountId: account.id, currency, precondition: bounds(condition.precondition), postcondition: bounds(condition.postcondition) };
+  const bound = {
+    index, accountId: account.id, currency,
+    precondition: bounds(condition.precondition?.ownBalance), postcondition: bounds(condition.postcondition?.ownBalance),
+    totalPrecondition: bounds(condition.precondition?.totalBalance), totalPostcondition: bounds(condition.postcondition?.totalBalance),
+  };
+  if (!bound.precondition && !bound.postcondition && !bound.totalPrecondition && !bound.totalPostcondition) {
+    throw new DomainError('invalid_input_provided', `Condition ${index} needs an ownBalance or a totalBalance bound.`);
+  }
+  // An own bound guards the account's own lines; a total bound guards its whole subtree.
+  const touched = (line: PostedLine) => line.currency === currency && (line.account.id === account.id
+    || ((bound.totalPrecondition || bound.totalPostcondition) && line.account.path.startsWith(`${account.path}/`)));
+  if (!lines.some(touched)) {
+    throw new DomainError('invalid_input_provided', `Condition ${index} names ${account.path} in ${currency}, which this entry does not touch.`);
+  }
+  if ((bound.precondition || bound.postcondition) && !lines.some((line) => line.account.id === account.id && line.currency === currency)) {
+    throw new DomainError('invalid_input_provided', `Condition ${index} bounds the own balance of ${account.path} in ${currency}, which has no line in this entry.`);
+  }
+  return bound;
 }
 
 /** The line's currency: the account's own for a single-currency account, and required for a multi-currency one. */
@@ -125,14 +144,14 @@ function lineCurrency(account: LedgerAccountRow, given: string | null, where: st
 }
 
 function uniqueKeys(items: readonly { key: string; value: string }[], max: number, what: string) {
-  if (items.length > max) throw new DomainError('invalid_input_provided', `An entry may have at most ${max} ${what}s.`);
+  if (items.length > max) throw new DomainError('invalid_input_provided', `At most ${max} ${what}s are allowed; ${items.length} were given.`);
   const seen = new Set<string>();
   for (const item of items) {
     // Values rendered from parameters must still be what the contract allows a tag or group to be.
     if (scalarFormats.SafeString(item.value) === undefined) {
       throw new DomainError('invalid_input_provided', `The ${what} ${item.key} has value '${item.value}', which is not a SafeString (1 to 128 characters, no / # :).`);
     }
-    const id = what === 'tag' ? item.key : `${item.key}\u0000${item.value}`;
+    const id = what.startsWith('tag') ? item.key : `${item.key}\u0000${item.value}`;
     if (seen.has(id)) throw new DomainError('invalid_input_provided', `The ${what} ${item.key} appears twice.`);
     seen.add(id);
   }

@@ -2,7 +2,11 @@ import type { LedgerEntryResolvers } from '../../../generated/ledger.js';
 import { builtInCurrency } from '../../core/currencies.js';
 import { pageEntryHistory } from '../../db/ledgerLists.js';
 
-type StoredCondition = { accountId: string; currency: string; precondition?: object; postcondition?: object };
+// Own bounds are stored as precondition/postcondition, total bounds beside them as total*.
+type StoredCondition = { accountId: string; currency: string; precondition?: object; postcondition?: object; totalPrecondition?: object; totalPostcondition?: object };
+
+const side = (ownBalance: object | undefined, totalBalance: object | undefined) =>
+  (ownBalance || totalBalance ? { ownBalance: ownBalance ?? null, totalBalance: totalBalance ?? null } : null);
 
 const WHOLE_PAGE = { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null };
 
@@ -23,8 +27,8 @@ export const LedgerEntry: LedgerEntryResolvers = {
   conditions: async (row, _args, { load }) => Promise.all((row.conditions as StoredCondition[]).map(async (condition) => ({
     account: (await load.account.load(condition.accountId))!,
     currency: builtInCurrency(condition.currency),
-    precondition: condition.precondition ? { ownBalance: condition.precondition } : null,
-    postcondition: condition.postcondition ? { ownBalance: condition.postcondition } : null,
+    precondition: side(condition.precondition, condition.totalPrecondition),
+    postcondition: side(condition.postcondition, condition.totalPostcondition),
   }))) as never,
   // Reversed and reversing entries leave lists unless they are asked for (showHidden).
   hidden: (row) => row.reversesId !== null || row.reversedById !== null,

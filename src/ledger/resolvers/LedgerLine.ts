@@ -24,7 +24,7 @@ export const LedgerLine: LedgerLineResolvers = {
   posted: (row) => row.posted.toISOString(),
   created: (row) => row.created.toISOString(),
   date: (row) => row.posted.toISOString().slice(0, 10),
-  tags: () => [],
+  tags: (row) => row.tags,
   hidden: async (row, _args, ctx) => {
     const entry = await entryOf(row, ctx);
     return entry.reversesId !== null || entry.reversedById !== null;

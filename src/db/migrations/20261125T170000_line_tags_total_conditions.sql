@@ -1,0 +1,191 @@
+-- Line tags are written with the lines, and conditions may bound an account's total balance
+-- (its own plus every descendant's) as well as its own. Both change the posting function's
+-- signature, so it and its wrapper are replaced.
+drop function post_ledger_entry_or_refuse(text, text, text, text, text, text, integer, jsonb, timestamptz, text, jsonb, jsonb, jsonb,
+                                          text[], text[], text[], numeric[], text[], text[]);
+drop function post_ledger_entry(text, text, text, text, text, text, integer, jsonb, timestamptz, text, jsonb, jsonb, jsonb,
+                                text[], text[], text[], numeric[], text[], text[]);
+
+-- A LIKE pattern matching the text literally.
+create function like_prefix(p_text text) returns text
+language sql immutable as $$
+  select replace(replace(replace(p_text, '\', '\\'), '%', '\%'), '_', '\_')
+$$;
+
+-- The total balance of an account in one currency: its own balance and all its descendants'.
+create function total_balance(p_workspace_id text, p_account_id text, p_currency text) returns numeric
+language sql stable as $$
+  select coalesce(sum(b.own_balance), 0)
+  from ledger_accounts root
+  join ledger_accounts a on a.workspace_id = root.workspace_id and a.ledger_id = root.ledger_id
+    and (a.id = root.id or a.path like like_prefix(root.path) || '/%')
+  join ledger_account_balances b on b.workspace_id = a.workspace_id and b.account_id = a.id and b.currency = p_currency
+  where root.workspace_id = p_workspace_id and root.id = p_account_id
+$$;
+
+-- Before a posting checks total-balance conditions, it serialises with every other such posting
+-- in the same top-level tree (an advisory lock, in key order) and locks the balance rows of the
+-- conditioned subtrees together with its own lines' rows in the global (account, currency)
+-- order. The totals it then reads cannot move until it commits, and no lock is taken out of order.
+create function lock_for_total_conditions(p_workspace_id text, p_ledger_id text, p_conditions jsonb,
+                                          p_account_ids text[], p_currencies text[]) returns void
+language plpgsql as $$
+declare
+  v_key bigint;
+begin
+  for v_key in
+    select distinct hashtextextended(p_workspace_id || '|' || p_ledger_id || '|' || split_part(a.path, '/', 1), 0) as key
+    from jsonb_array_elements(p_conditions) c
+    join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = c.value->>'accountId'
+    where c.value ? 'totalPrecondition' or c.value ? 'totalPostcondition'
+    order by key
+  loop
+    perform pg_advisory_xact_lock(v_key);
+  end loop;
+
+  insert into ledger_account_balances (workspace_id, account_id, currency)
+  select p_workspace_id, t.account_id, t.currency from unnest(p_account_ids, p_currencies) as t(account_id, currency)
+  order by t.account_id, t.currency
+  on conflict do nothing;
+
+  perform 1 from ledger_account_balances b
+  where b.workspace_id = p_workspace_id and (
+    (b.account_id, b.currency) in (select * from unnest(p_account_ids, p_currencies))
+    or (b.account_id, b.currency) in (
+      select a.id, c.value->>'currency'
+      from jsonb_array_elements(p_conditions) c
+      join ledger_accounts root on root.workspace_id = p_workspace_id and root.id = c.value->>'accountId'
+      join ledger_accounts a on a.workspace_id = p_workspace_id and a.ledger_id = p_ledger_id
+        and (a.id = root.id or a.path like like_prefix(root.path) || '/%')
+      where c.value ? 'totalPrecondition' or c.value ? 'totalPostcondition'))
+  order by b.account_id, b.currency
+  for update;
+end
+$$;
+
+-- Posts one entry in one statement (one round trip): records the ik (a repost continues a chain
+-- ended by a reversal), adds the lines to the balances (rows locked in account and currency
+-- order, so entries touching the same accounts in any order never deadlock), checks the
+-- conditions against the balances before and after, and appends the lines with their tags. A
+-- replayed ik changes nothing and names the entry that holds it.
+create function post_ledger_entry(
+  p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text,
+  p_type text, p_type_version integer, p_parameters jsonb,
+  p_posted timestamptz, p_description text, p_tags jsonb, p_groups jsonb, p_conditions jsonb,
+  p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_descriptions text[],
+  p_line_tags jsonb
+) returns table (posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamptz, posted_position integer)
+language plpgsql as $$
+#variable_conflict use_column
+declare
+  v_created timestamptz;
+  v_balances jsonb;
+  v_condition jsonb;
+  v_pair jsonb;
+  v_last_position integer;
+  v_last_is_reversal boolean;
+  v_has_totals boolean := jsonb_path_exists(p_conditions, '$[*] ? (exists(@.totalPrecondition) || exists(@.totalPostcondition))');
+  v_total numeric;
+  v_subtree_delta numeric;
+begin
+  select e.reversal_position, e.reverses_id is not null into v_last_position, v_last_is_reversal
+  from ledger_entries e
+  where e.workspace_id = p_workspace_id and e.ledger_id = p_ledger_id and e.ik = p_ik
+  order by e.reversal_position desc limit 1;
+  if v_last_position is null or v_last_is_reversal then
+    insert into ledger_entries (workspace_id, ledger_id, id, ik, type, type_version, parameters, description, posted, tags, groups,
+                                conditions, reversal_position, request_hash)
+    values (p_workspace_id, p_ledger_id, p_entry_id, p_ik, p_type, p_type_version, p_parameters, p_description, p_posted, p_tags,
+            p_groups, p_conditions, coalesce(v_last_position + 1, 1), p_request_hash)
+    on conflict (workspace_id, ledger_id, ik, reversal_position) do nothing
+    returning created into v_created;
+  end if;
+  if v_created is null then
+    return query
+      select e.id, e.request_hash, true, e.created, e.reversal_position from ledger_entries e
+      where e.workspace_id = p_workspace_id and e.ledger_id = p_ledger_id and e.ik = p_ik
+      order by e.reversal_position desc limit 1;
+    return;
+  end if;
+
+  if v_has_totals then
+    perform lock_for_total_conditions(p_workspace_id, p_ledger_id, p_conditions, p_account_ids, p_currencies);
+  end if;
+
+  with deltas as (
+    select t.account_id, t.currency, sum(t.amount) as delta, count(*) as lines
+    from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
+    group by t.account_id, t.currency
+  ), updated as (
+    insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
+    select p_workspace_id, d.account_id, d.currency, d.delta, d.lines from deltas d order by d.account_id, d.currency
+    on conflict (workspace_id, account_id, currency)
+      do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count
+    returning b.account_id, b.currency, b.own_balance
+  )
+  select jsonb_object_agg(u.account_id || '|' || u.currency, jsonb_build_array(u.own_balance::text, d.delta::text))
+  into v_balances
+  from updated u join deltas d on d.account_id = u.account_id and d.currency = u.currency;
+
+  for v_condition in select value from jsonb_array_elements(p_conditions) loop
+    if v_condition ? 'precondition' or v_condition ? 'postcondition' then
+      v_pair := v_balances -> ((v_condition->>'accountId') || '|' || (v_condition->>'currency'));
+      if v_pair is null or not (
+        condition_holds((v_pair->>0)::numeric - (v_pair->>1)::numeric, v_condition->'precondition')
+        and condition_holds((v_pair->>0)::numeric, v_condition->'postcondition')) then
+        raise exception using errcode = 'P0001', message = 'entry_condition_failed', detail = v_condition->>'index';
+      end if;
+    end if;
+    if v_condition ? 'totalPrecondition' or v_condition ? 'totalPostcondition' then
+      -- A new statement, so a new snapshot: every posting that held one of the locked rows has committed.
+      v_total := total_balance(p_workspace_id, v_condition->>'accountId', v_condition->>'currency');
+      select coalesce(sum(t.amount), 0) into v_subtree_delta
+      from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
+      join ledger_accounts root on root.workspace_id = p_workspace_id and root.id = v_condition->>'accountId'
+      join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = t.account_id
+      where t.currency = v_condition->>'currency' and (a.id = root.id or a.path like like_prefix(root.path) || '/%');
+      if not (condition_holds(v_total - v_subtree_delta, v_condition->'totalPrecondition')
+              and condition_holds(v_total, v_condition->'totalPostcondition')) then
+        raise exception using errcode = 'P0001', message = 'entry_condition_failed', detail = v_condition->>'index';
+      end if;
+    end if;
+  end loop;
+
+  insert into ledger_lines (workspace_id, ledger_id, id, entry_id, position, account_id, currency, amount, key, description, tags, posted, created)
+  select p_workspace_id, p_ledger_id, t.id, p_entry_id, t.position::smallint, t.account_id, t.currency, t.amount, t.key,
+         coalesce(t.description, p_description), coalesce(p_line_tags -> (t.position::integer - 1), '[]'), p_posted, v_created
+  from unnest(p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions)
+    with ordinality as t(id, account_id, currency, amount, key, description, position);
+
+  return query select p_entry_id, p_request_hash, false, v_created, coalesce(v_last_position + 1, 1);
+end
+$$;
+
+-- Group commit: several entries are posted in one transaction, so a failing condition must
+-- refuse only its own entry. This wrapper runs the posting in a subtransaction and answers the
+-- failed condition's index as a row instead of raising; any other error still raises.
+create function post_ledger_entry_or_refuse(
+  p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text,
+  p_type text, p_type_version integer, p_parameters jsonb,
+  p_posted timestamptz, p_description text, p_tags jsonb, p_groups jsonb, p_conditions jsonb,
+  p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_descriptions text[],
+  p_line_tags jsonb
+) returns table (posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamptz, posted_position integer,
+                 failed_condition integer)
+language plpgsql as $$
+declare
+  v_detail text;
+begin
+  return query
+    select p.posted_entry_id, p.posted_request_hash, p.replayed, p.posted_created, p.posted_position, null::integer
+    from post_ledger_entry(p_workspace_id, p_ledger_id, p_entry_id, p_ik, p_request_hash, p_type, p_type_version, p_parameters,
+                           p_posted, p_description, p_tags, p_groups, p_conditions,
+                           p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions, p_line_tags) p;
+exception when raise_exception then
+  if sqlerrm <> 'entry_condition_failed' then
+    raise;
+  end if;
+  get stacked diagnostics v_detail = pg_exception_detail;
+  return query select null::text, null::text, false, null::timestamptz, null::integer, v_detail::integer;
+end
+$$;
