@@ -65,9 +65,9 @@ $$;
 
 -- Posts one entry in one statement (one round trip): records the ik (a repost continues a chain
 -- ended by a reversal), adds the lines to the balances (rows locked in account and currency
--- order, so entries touching the same accounts in any order never deadlock), checks the
--- conditions against the balances before and after, and appends the lines with their tags. A
--- replayed ik changes nothing and names the entry that holds it.
+-- order, so entries touching the same accounts in any order never deadlock), and checks the
+-- conditions against the balances before and after. A replayed ik changes nothing and names
+-- the entry that holds it.
 create function post_ledger_entry(
   p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text,
   p_type text, p_type_version integer, p_parameters jsonb,
@@ -107,6 +107,14 @@ begin
       order by e.reversal_position desc limit 1;
     return;
   end if;
+
+  -- Lines first: the balance rows, which a hot account's postings queue on, are locked only for
+  -- the update, the conditions and the commit.
+  insert into ledger_lines (workspace_id, ledger_id, id, entry_id, position, account_id, currency, amount, key, description, tags, posted, created)
+  select p_workspace_id, p_ledger_id, t.id, p_entry_id, t.position::smallint, t.account_id, t.currency, t.amount, t.key,
+         coalesce(t.description, p_description), coalesce(p_line_tags -> (t.position::integer - 1), '[]'), p_posted, v_created
+  from unnest(p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions)
+    with ordinality as t(id, account_id, currency, amount, key, description, position);
 
   if v_has_totals then
     perform lock_for_total_conditions(p_workspace_id, p_ledger_id, p_conditions, p_account_ids, p_currencies);
@@ -150,12 +158,6 @@ begin
       end if;
     end if;
   end loop;
-
-  insert into ledger_lines (workspace_id, ledger_id, id, entry_id, position, account_id, currency, amount, key, description, tags, posted, created)
-  select p_workspace_id, p_ledger_id, t.id, p_entry_id, t.position::smallint, t.account_id, t.currency, t.amount, t.key,
-         coalesce(t.description, p_description), coalesce(p_line_tags -> (t.position::integer - 1), '[]'), p_posted, v_created
-  from unnest(p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions)
-    with ordinality as t(id, account_id, currency, amount, key, description, position);
 
   return query select p_entry_id, p_request_hash, false, v_created, coalesce(v_last_position + 1, 1);
 end
