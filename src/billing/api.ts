@@ -175,7 +175,9 @@ function closestAlternatives(errors: ErrorObject[]): ErrorObject[] {
     const [closest] = [...branches.entries()].sort((a, b) => a[1] - b[1])[0];
     kept = kept.filter((error) => !error.schemaPath.startsWith(prefix) || error.schemaPath.startsWith(`${prefix}${closest}/`));
   }
-  return kept;
+  // "must match exactly one schema in oneOf" says nothing the kept alternative's errors do not.
+  const specific = kept.filter((error) => !COMBINATORS.has(error.keyword));
+  return specific.length > 0 ? specific : kept;
 }
 
 // Money fields of the contract, by property name: all of them are integer strings.

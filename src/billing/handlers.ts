@@ -1,4 +1,10 @@
 import type { HandlerTable } from './handler.js';
+import { createInvoice } from './invoices/createInvoice.js';
+import { getInvoice } from './invoices/getInvoice.js';
+import { listInvoiceHistory } from './invoices/listInvoiceHistory.js';
+import { listInvoices } from './invoices/listInvoices.js';
+import { updateInvoice } from './invoices/updateInvoice.js';
+import { updateInvoiceLegacy } from './invoices/updateInvoiceLegacy.js';
 import { createProduct } from './products/createProduct.js';
 import { getProduct } from './products/getProduct.js';
 import { listProducts } from './products/listProducts.js';
@@ -11,4 +17,10 @@ export const handlers: HandlerTable = {
   createProduct,
   getProduct,
   listProducts,
+  createInvoice,
+  getInvoice,
+  listInvoices,
+  updateInvoice,
+  updateInvoiceLegacy,
+  listInvoiceHistory,
 };

@@ -87,3 +87,20 @@ export async function insertProduct(db: Db, workspaceId: string, product: NewPro
   }
   return id;
 }
+
+export type ProductRef = { id: string; code: string };
+
+/** Products named by code or by id (line items take either), keyed by the reference given. */
+export async function findProductsByRef(db: Db, workspaceId: string, refs: readonly string[]): Promise<Map<string, ProductRef>> {
+  const wanted = [...new Set(refs)];
+  if (wanted.length === 0) return new Map();
+  const rows = await db<ProductRef[]>`
+    /* findProductsByRef */
+    select id, code from products where workspace_id = ${workspaceId} and (code = any(${wanted}::text[]) or id = any(${wanted}::text[]))`;
+  const byRef = new Map<string, ProductRef>();
+  for (const ref of wanted) {
+    const found = rows.find((row) => row.code === ref) ?? rows.find((row) => row.id === ref);
+    if (found) byRef.set(ref, found);
+  }
+  return byRef;
+}

@@ -7,6 +7,9 @@ import type { TestWorkspace } from '../support/server.js';
 type World = {
   client: { client_id: string; client_secret: string; workspace: string };
   products?: Record<string, unknown>[];
+  invoices?: { create: Record<string, unknown>; then_patch?: Record<string, unknown> }[];
+  payment_flows?: { create: Record<string, unknown> }[];
+  transactions?: { sync: Record<string, unknown> }[];
   ids: Record<string, string>;
 };
 
@@ -34,6 +37,19 @@ export async function buildSampleWorld(
   if (served.has('createProduct')) {
     for (const product of world.products ?? []) await api('POST', '/products', product);
   }
+  if (served.has('createInvoice')) {
+    for (const invoice of world.invoices ?? []) {
+      const created = (await api('POST', '/invoices', invoice.create)).data;
+      if (invoice.then_patch) await api('PATCH', `/invoices/${encodeURIComponent(created.id)}`, invoice.then_patch);
+    }
+  }
+  // The flow is created before any transaction, as the world describes.
+  if (served.has('createPaymentFlow')) {
+    for (const flow of world.payment_flows ?? []) await api('POST', '/payment-flows', flow.create);
+  }
+  if (served.has('syncTransaction')) {
+    for (const transaction of world.transactions ?? []) await api('POST', '/transactions', transaction.sync);
+  }
 
   const substitutions = new Map<string, string>([
     [world.client.client_id, workspace.clientId],
@@ -52,16 +68,39 @@ async function idResolvers(api: Api, served: Set<string>, workspace: TestWorkspa
   const products: { id: string; code: string; paid_by_roles: Role[]; paid_to_roles: Role[] }[] =
     served.has('listProducts') ? (await api('GET', '/products')).data : [];
   const roles = new Map(products.flatMap((p) => [...p.paid_by_roles, ...p.paid_to_roles]).map((r) => [r.name, r.id]));
+  const invoices: Invoice[] = served.has('getInvoice')
+    ? await Promise.all(((await api('GET', '/invoices')).data as Invoice[]).map(async (invoice) => (await api('GET', `/invoices/${encodeURIComponent(invoice.id)}`)).data))
+    : [];
+  const transactions: Transaction[] = served.has('listTransactions') ? (await api('GET', '/transactions')).data : [];
+  const users = new Map([
+    ...invoices.flatMap((invoice) => invoice.payments.map((payment) => [payment.user.external_id, payment.user.id] as const)),
+    ...transactions.flatMap((transaction) => transaction.allocations.map((allocation) => [allocation.user.external_id, allocation.user.id] as const)),
+  ]);
   return (description: string): string | undefined => {
     if (description.startsWith('workspace of ')) return workspace.workspaceId;
     const [kind, name] = [description.split(' ')[0], description.split(' ').slice(1).join(' ')];
     if (kind === 'role') return roles.get(name);
     if (kind === 'product') return products.find((p) => p.code === name)?.id;
+    // Users show their ids only in allocations (line items carry the external id).
+    if (kind === 'user') return users.get(name);
+    // "inv-1001 line item Coffee beans 1 kg (payin)": the invoice, then the description and, when given, the type.
+    const lineItem = /^(\S+) line item (.+?)(?: \((payin|payout)\))?$/.exec(description);
+    if (lineItem) {
+      return invoices.find((invoice) => invoice.id === lineItem[1])?.line_items
+        .find((item) => item.description === lineItem[2] && (!lineItem[3] || item.type === lineItem[3]))?.id;
+    }
+    if (kind === 'transaction') return transactions.find((t) => t.external_id === name)?.id;
+    if (description.startsWith('external account ')) return transactions.find((t) => t.account.external_id === name.replace(/^account /, ''))?.account.id;
+    const allocation = /^allocation of (\S+) to (\S+)$/.exec(description);
+    if (allocation) return transactions.find((t) => t.external_id === allocation[1])?.allocations.find((a) => a.invoice_id === allocation[2])?.id;
     return undefined;
   };
 }
 
 type Role = { id: string; name: string };
+type Invoice = { id: string; line_items: { id: string; description: string; type: string; user_id: string }[]; payments: { user: { id: string; external_id: string } }[] };
+type Transaction = { id: string; external_id: string; account: { id: string; external_id: string }; allocations: { id: string; invoice_id: string; user: { id: string; external_id: string } }[] };
+
 
 /** Replaces every string that is a sample value with its real counterpart, deeply. */
 export function substitute<T>(value: T, substitutions: Map<string, string>): T {

@@ -1,0 +1,165 @@
+import type { Tag } from '../core/billingTags.js';
+import type { Db } from './sql.js';
+
+export type InvoiceRow = {
+  workspaceId: string;
+  id: string;
+  version: number;
+  tags: Tag[];
+  requestHash: string;
+  created: Date;
+  modified: Date | null;
+};
+
+export type LineItemRow = {
+  invoiceId: string;
+  id: string;
+  position: number;
+  type: 'payin' | 'payout';
+  productId: string;
+  productCode: string;
+  userId: string;
+  userExternalId: string;
+  description: string;
+  currency: string;
+  /** numeric as exact text: money never becomes a JS number. */
+  unitPrice: string;
+  quantity: number;
+  amount: string;
+  tags: Tag[];
+};
+
+export type NewLineItem = Omit<LineItemRow, 'invoiceId' | 'productCode' | 'userExternalId'>;
+
+const invoiceColumns = (db: Db) => db`
+  workspace_id as "workspaceId", id, version, tags, request_hash as "requestHash", created, modified`;
+
+const lineItemColumns = (db: Db) => db`
+  li.invoice_id as "invoiceId", li.id, li.position, li.type, li.product_id as "productId", p.code as "productCode",
+  li.user_id as "userId", u.external_id as "userExternalId", li.description, li.currency,
+  li.unit_price::text as "unitPrice", li.quantity, li.amount::text as amount, li.tags`;
+
+/** Claims the invoice id; undefined when it is taken (by this or a concurrent create). */
+export async function insertInvoice(db: Db, workspaceId: string, id: string, tags: Tag[], requestHash: string): Promise<InvoiceRow | undefined> {
+  const [row] = await db<InvoiceRow[]>`
+    /* insertInvoice */
+    insert into invoices (workspace_id, id, tags, request_hash) values (${workspaceId}, ${id}, ${db.json(tags)}, ${requestHash})
+    on conflict (workspace_id, id) do nothing
+    returning ${invoiceColumns(db)}`;
+  return row;
+}
+
+export async function findInvoice(db: Db, workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<InvoiceRow | undefined> {
+  const [row] = await db<InvoiceRow[]>`
+    /* findInvoice */
+    select ${invoiceColumns(db)} from invoices where workspace_id = ${workspaceId} and id = ${id}
+    ${options.lock ? db`for update` : db``}`;
+  return row;
+}
+
+export async function listInvoiceRows(db: Db, workspaceId: string): Promise<InvoiceRow[]> {
+  return db<InvoiceRow[]>`
+    /* listInvoices */
+    select ${invoiceColumns(db)} from invoices where workspace_id = ${workspaceId} order by created, id`;
+}
+
+/** Line items of the given invoices (all of the workspace's when omitted), in the order they were added. */
+export async function lineItemsOf(db: Db, workspaceId: string, invoiceIds?: readonly string[]): Promise<LineItemRow[]> {
+  return db<LineItemRow[]>`
+    /* lineItemsOf */
+    select ${lineItemColumns(db)}
+    from invoice_line_items li
+    join products p on p.workspace_id = li.workspace_id and p.id = li.product_id
+    join billing_users u on u.workspace_id = li.workspace_id and u.id = li.user_id
+    where li.workspace_id = ${workspaceId}
+      ${invoiceIds ? db`and li.invoice_id = any(${invoiceIds as string[]}::text[])` : db``}
+    order by li.invoice_id, li.position`;
+}
+
+export async function insertLineItems(db: Db, workspaceId: string, invoiceId: string, items: readonly NewLineItem[]): Promise<void> {
+  if (items.length === 0) return;
+  await db`
+    /* insertLineItems */
+    insert into invoice_line_items (workspace_id, invoice_id, id, position, type, product_id, user_id, description, currency,
+                                    unit_price, quantity, amount, tags)
+    select ${workspaceId}, ${invoiceId}, t.id, t.position, t.type, t.product_id, t.user_id, t.description, t.currency,
+           t.unit_price, t.quantity, t.amount, t.tags
+    from jsonb_to_recordset(${db.json(items.map((item) => ({
+      id: item.id, position: item.position, type: item.type, product_id: item.productId, user_id: item.userId,
+      description: item.description, currency: item.currency, unit_price: item.unitPrice, quantity: item.quantity,
+      amount: item.amount, tags: item.tags,
+    })) as never)}) as t(id text, position integer, type text, product_id text, user_id text, description text, currency text,
+                         unit_price numeric, quantity integer, amount numeric, tags jsonb)`;
+}
+
+export async function updateLineItems(db: Db, workspaceId: string, items: readonly LineItemRow[]): Promise<void> {
+  if (items.length === 0) return;
+  await db`
+    /* updateLineItems */
+    update invoice_line_items li set description = t.description, unit_price = t.unit_price, quantity = t.quantity,
+      amount = t.amount, tags = t.tags
+    from jsonb_to_recordset(${db.json(items.map((item) => ({
+      id: item.id, description: item.description, unit_price: item.unitPrice, quantity: item.quantity, amount: item.amount, tags: item.tags,
+    })) as never)}) as t(id text, description text, unit_price numeric, quantity integer, amount numeric, tags jsonb)
+    where li.workspace_id = ${workspaceId} and li.id = t.id`;
+}
+
+export async function deleteLineItems(db: Db, workspaceId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db`
+    /* deleteLineItems */
+    delete from invoice_line_items where workspace_id = ${workspaceId} and id = any(${ids as string[]}::text[])`;
+}
+
+/** Moves the invoice to its next version: new tags, `modified` now. */
+export async function bumpInvoice(db: Db, workspaceId: string, id: string, tags: Tag[]): Promise<InvoiceRow> {
+  const [row] = await db<InvoiceRow[]>`
+    /* bumpInvoice */
+    update invoices set version = version + 1, tags = ${db.json(tags)}, modified = date_trunc('milliseconds', now())
+    where workspace_id = ${workspaceId} and id = ${id}
+    returning ${invoiceColumns(db)}`;
+  return row;
+}
+
+export async function insertInvoiceVersion(db: Db, workspaceId: string, invoiceId: string, version: number, snapshot: unknown, diff: unknown[] | null): Promise<void> {
+  await db`
+    /* insertInvoiceVersion */
+    insert into invoice_versions (workspace_id, invoice_id, version, snapshot, diff)
+    values (${workspaceId}, ${invoiceId}, ${version}, ${db.json(snapshot as never)}, ${diff === null ? null : db.json(diff as never)})`;
+}
+
+export type InvoiceVersionRow = { version: number; snapshot: Record<string, unknown>; diff: unknown[] | null };
+
+export async function invoiceVersions(db: Db, workspaceId: string, invoiceId: string): Promise<InvoiceVersionRow[]> {
+  return db<InvoiceVersionRow[]>`
+    /* invoiceVersions */
+    select version, snapshot, diff from invoice_versions
+    where workspace_id = ${workspaceId} and invoice_id = ${invoiceId} order by version`;
+}
+
+export async function latestDiff(db: Db, workspaceId: string, invoiceId: string): Promise<unknown[]> {
+  const [row] = await db<{ diff: unknown[] | null }[]>`
+    /* latestInvoiceDiff */
+    select diff from invoice_versions where workspace_id = ${workspaceId} and invoice_id = ${invoiceId}
+    order by version desc limit 1`;
+  return row?.diff ?? [];
+}
+
+export type InvoicePaymentRow = {
+  allocationId: string; amount: string; currency: string; posted: Date; type: 'invoice_payin' | 'invoice_payout';
+  transactionId: string; transactionExternalId: string; transactionTags: Tag[]; userId: string; userExternalId: string;
+};
+
+/** Allocations applied to the invoice, oldest posted first. */
+export async function invoicePayments(db: Db, workspaceId: string, invoiceId: string): Promise<InvoicePaymentRow[]> {
+  return db<InvoicePaymentRow[]>`
+    /* invoicePayments */
+    select a.id as "allocationId", a.amount::text as amount, t.currency, t.posted, a.type,
+           t.id as "transactionId", t.external_id as "transactionExternalId", t.tags as "transactionTags",
+           u.id as "userId", u.external_id as "userExternalId"
+    from allocations a
+    join billing_transactions t on t.workspace_id = a.workspace_id and t.id = a.transaction_id
+    join billing_users u on u.workspace_id = a.workspace_id and u.id = a.user_id
+    where a.workspace_id = ${workspaceId} and a.invoice_id = ${invoiceId}
+    order by t.posted, t.created, a.position`;
+}
