@@ -8,6 +8,9 @@ import { updateInvoiceLegacy } from './invoices/updateInvoiceLegacy.js';
 import { createProduct } from './products/createProduct.js';
 import { getProduct } from './products/getProduct.js';
 import { listProducts } from './products/listProducts.js';
+import { listTransactions } from './transactions/listTransactions.js';
+import { searchAllocations } from './transactions/searchAllocations.js';
+import { syncTransaction } from './transactions/syncTransaction.js';
 
 /**
  * Every REST operation Tally serves, by operationId. Operations of the spec not listed here (see
@@ -23,4 +26,7 @@ export const handlers: HandlerTable = {
   updateInvoice,
   updateInvoiceLegacy,
   listInvoiceHistory,
+  listTransactions,
+  syncTransaction,
+  searchAllocations,
 };

@@ -1,0 +1,16 @@
+import { allocationsOfTransactions, listTransactionRows, type AllocationRow } from '../../db/transactions.js';
+import type { Handler } from '../handler.js';
+import { presentTransaction } from './present.js';
+
+/** Transactions by posted time, optionally of one account (unknown: empty) and one reconciliation status. */
+export const listTransactions: Handler<'listTransactions'> = async ({ sql, caller, query }) => {
+  const rows = await listTransactionRows(sql, caller.workspaceId, { accountRef: query.account, reconciliation: query.reconciliation_status });
+  const allocations = await allocationsOfTransactions(sql, caller.workspaceId, rows.map((row) => row.id));
+  const byTransaction = new Map<string, AllocationRow[]>();
+  for (const allocation of allocations) {
+    const list = byTransaction.get(allocation.transactionId);
+    if (list) list.push(allocation);
+    else byTransaction.set(allocation.transactionId, [allocation]);
+  }
+  return { status: 200, body: { data: rows.map((row) => presentTransaction(row, byTransaction.get(row.id) ?? [])) } };
+};

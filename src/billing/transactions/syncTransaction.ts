@@ -1,0 +1,103 @@
+import { checkTagList } from '../../core/billingTags.js';
+import { DomainError, type Violation } from '../../core/errors.js';
+import { fingerprint } from '../../core/fingerprint.js';
+import { newId } from '../../core/ids.js';
+import { checkAmount } from '../../core/prices.js';
+import { ensureUsers, findUsersById } from '../../db/billingUsers.js';
+import type { Db } from '../../db/sql.js';
+import {
+  allocationsOfTransactions, ensureExternalAccount, existingInvoiceIds, findExternalAccount, findTransactionByExternalId,
+  insertTransaction, type ExternalAccount,
+} from '../../db/transactions.js';
+import type { Handler, RequestBody } from '../handler.js';
+import { presentTransaction } from './present.js';
+
+type Body = RequestBody<'syncTransaction'>;
+
+class TakenMeanwhile extends Error {}
+
+/**
+ * Records an external transaction with its allocations, idempotent on `external_id`: an
+ * identical body answers the stored transaction (200), another body 409, before any other check.
+ */
+export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller, body }) => {
+  const workspaceId = caller.workspaceId;
+  const amount = checkAmount(body.amount, '/body/amount');
+  body.allocations.forEach((allocation, index) => checkAmount(allocation.amount, `/body/allocations/${index}/amount`));
+  const tags = checkTagList(body.tags, '/body/tags');
+  const requestHash = fingerprint(body);
+
+  const replay = async () => {
+    const stored = (await findTransactionByExternalId(sql, workspaceId, body.external_id))!;
+    if (stored.requestHash !== requestHash) {
+      throw new DomainError('idempotency_key_reused', 'This idempotency key was already used with a different request body.');
+    }
+    return { status: 200 as const, body: { data: presentTransaction(stored, await allocationsOfTransactions(sql, workspaceId, [stored.id])) } };
+  };
+  if (await findTransactionByExternalId(sql, workspaceId, body.external_id)) return replay();
+
+  try {
+    const id = await sql.begin(async (tx) => {
+      const account = await resolveAccount(tx, workspaceId, body.account);
+      const allocations = await resolveAllocations(tx, workspaceId, body);
+      const allocated = body.allocations.reduce((sum, allocation) => sum + BigInt(allocation.amount), 0n);
+      const magnitude = amount < 0n ? -amount : amount;
+      if (allocated > magnitude) {
+        throw new DomainError('over_allocated', `Allocations total ${allocated} but the transaction amount is ${body.amount}.`, {
+          violations: [{ pointer: '/body/allocations', message: `allocations total ${allocated} exceeds |amount| ${magnitude}` }],
+        });
+      }
+      const transactionId = newId('txn');
+      const written = await insertTransaction(tx, workspaceId, {
+        id: transactionId, externalId: body.external_id, accountId: account.id, amount: body.amount, currency: body.currency,
+        posted: body.posted, tags, allocated: allocated.toString(), requestHash, allocations,
+      });
+      if (!written) throw new TakenMeanwhile();
+      return transactionId;
+    });
+    const stored = (await findTransactionByExternalId(sql, workspaceId, body.external_id))!;
+    return { status: 201, body: { data: presentTransaction(stored, await allocationsOfTransactions(sql, workspaceId, [id])) } };
+  } catch (error) {
+    // A concurrent sync of the same external id won: this one is its replay (or a reused key).
+    if (error instanceof TakenMeanwhile) return replay();
+    throw error;
+  }
+};
+
+/** By id (must exist), by external id (created on first use), or both (must name one account). */
+async function resolveAccount(db: Db, workspaceId: string, ref: Body['account']): Promise<ExternalAccount> {
+  if (ref.id !== undefined) {
+    const byId = await findExternalAccount(db, workspaceId, { id: ref.id });
+    if (!byId || (ref.external_id !== undefined && byId.externalId !== ref.external_id)) {
+      const message = byId ? `external account ${ref.id} has external id ${byId.externalId}, not ${ref.external_id}` : `external account ${ref.id} does not exist`;
+      throw new DomainError('unknown_account', `External account ${ref.id} ${byId ? 'does not match the external id given' : 'does not exist'}.`, {
+        violations: [{ pointer: '/body/account/id', message }],
+      });
+    }
+    return byId;
+  }
+  return ensureExternalAccount(db, workspaceId, ref.external_id!);
+}
+
+/** Invoices must exist and users given by id too; users given by external id are created. */
+async function resolveAllocations(db: Db, workspaceId: string, body: Body) {
+  const invoices = await existingInvoiceIds(db, workspaceId, body.allocations.map((allocation) => allocation.invoice_id));
+  const unknownInvoices: Violation[] = body.allocations.flatMap((allocation, index) => (invoices.has(allocation.invoice_id) ? []
+    : [{ pointer: `/body/allocations/${index}/invoice_id`, message: `invoice ${allocation.invoice_id} does not exist` }]));
+  if (unknownInvoices.length > 0) {
+    const first = body.allocations.find((allocation) => !invoices.has(allocation.invoice_id))!;
+    throw new DomainError('unknown_invoice', `Invoice ${first.invoice_id} does not exist.`, { violations: unknownInvoices });
+  }
+  const usersById = await findUsersById(db, workspaceId, body.allocations.flatMap((allocation) => ('id' in allocation.user ? [allocation.user.id] : [])));
+  const unknownUsers: Violation[] = body.allocations.flatMap((allocation, index) => ('id' in allocation.user && !usersById.has(allocation.user.id)
+    ? [{ pointer: `/body/allocations/${index}/user/id`, message: `user ${allocation.user.id} does not exist` }] : []));
+  if (unknownUsers.length > 0) throw new DomainError('unknown_user', 'An allocation names a user id that does not exist.', { violations: unknownUsers });
+  const usersByExternalId = await ensureUsers(db, workspaceId, body.allocations.flatMap((allocation) => ('external_id' in allocation.user ? [allocation.user.external_id] : [])));
+  return body.allocations.map((allocation) => ({
+    id: newId('alloc'),
+    invoiceId: allocation.invoice_id,
+    userId: 'id' in allocation.user ? allocation.user.id : usersByExternalId.get(allocation.user.external_id)!.id,
+    type: allocation.type,
+    amount: allocation.amount,
+  }));
+}

@@ -1,0 +1,142 @@
+import type { Tag } from '../core/billingTags.js';
+import { newId } from '../core/ids.js';
+import type { Db } from './sql.js';
+
+export type ExternalAccount = { id: string; externalId: string };
+
+export type TransactionRow = {
+  id: string;
+  externalId: string;
+  accountId: string;
+  accountExternalId: string;
+  /** numeric as exact text: money never becomes a JS number. */
+  amount: string;
+  currency: string;
+  posted: Date;
+  tags: Tag[];
+  allocated: string;
+  requestHash: string;
+  created: Date;
+};
+
+export type AllocationRow = {
+  id: string;
+  transactionId: string;
+  transactionExternalId: string;
+  position: number;
+  invoiceId: string;
+  userId: string;
+  userExternalId: string;
+  type: 'invoice_payin' | 'invoice_payout';
+  amount: string;
+  posted: Date;
+};
+
+const transactionColumns = (db: Db) => db`
+  t.id, t.external_id as "externalId", t.account_id as "accountId", a.external_id as "accountExternalId",
+  t.amount::text as amount, t.currency, t.posted, t.tags, t.allocated::text as allocated, t.request_hash as "requestHash", t.created`;
+
+const allocationColumns = (db: Db) => db`
+  al.id, al.transaction_id as "transactionId", t.external_id as "transactionExternalId", al.position, al.invoice_id as "invoiceId",
+  al.user_id as "userId", u.external_id as "userExternalId", al.type, al.amount::text as amount, t.posted`;
+
+export async function findExternalAccount(db: Db, workspaceId: string, ref: { id?: string; externalId?: string }): Promise<ExternalAccount | undefined> {
+  const [row] = await db<ExternalAccount[]>`
+    /* findExternalAccount */
+    select id, external_id as "externalId" from external_accounts
+    where workspace_id = ${workspaceId} ${ref.id !== undefined ? db`and id = ${ref.id}` : db``}
+      ${ref.externalId !== undefined ? db`and external_id = ${ref.externalId}` : db``}`;
+  return row;
+}
+
+/** The account with this external id, created on first reference. */
+export async function ensureExternalAccount(db: Db, workspaceId: string, externalId: string): Promise<ExternalAccount> {
+  await db`
+    /* insertExternalAccount */
+    insert into external_accounts (workspace_id, id, external_id) values (${workspaceId}, ${newId('ext_account')}, ${externalId})
+    on conflict (workspace_id, external_id) do nothing`;
+  return (await findExternalAccount(db, workspaceId, { externalId }))!;
+}
+
+export async function findTransactionByExternalId(db: Db, workspaceId: string, externalId: string): Promise<TransactionRow | undefined> {
+  const [row] = await db<TransactionRow[]>`
+    /* findTransactionByExternalId */
+    select ${transactionColumns(db)} from billing_transactions t
+    join external_accounts a on a.workspace_id = t.workspace_id and a.id = t.account_id
+    where t.workspace_id = ${workspaceId} and t.external_id = ${externalId}`;
+  return row;
+}
+
+export type NewTransaction = {
+  id: string; externalId: string; accountId: string; amount: string; currency: string; posted: string; tags: Tag[];
+  allocated: string; requestHash: string;
+  allocations: { id: string; invoiceId: string; userId: string; type: string; amount: string }[];
+};
+
+/** Writes the transaction and its allocations; false when the external id was taken meanwhile. */
+export async function insertTransaction(db: Db, workspaceId: string, transaction: NewTransaction): Promise<boolean> {
+  const inserted = await db`
+    /* insertTransaction */
+    insert into billing_transactions (workspace_id, id, external_id, account_id, amount, currency, posted, tags, allocated, request_hash)
+    values (${workspaceId}, ${transaction.id}, ${transaction.externalId}, ${transaction.accountId}, ${transaction.amount}::numeric,
+            ${transaction.currency}, ${transaction.posted}::timestamptz, ${db.json(transaction.tags)}, ${transaction.allocated}::numeric,
+            ${transaction.requestHash})
+    on conflict (workspace_id, external_id) do nothing
+    returning id`;
+  if (inserted.length === 0) return false;
+  if (transaction.allocations.length > 0) {
+    await db`
+      /* insertAllocations */
+      insert into allocations (workspace_id, id, transaction_id, position, invoice_id, user_id, type, amount)
+      select ${workspaceId}, t.id, ${transaction.id}, t.position, t.invoice_id, t.user_id, t.type, t.amount
+      from jsonb_to_recordset(${db.json(transaction.allocations.map((allocation, index) => ({
+        id: allocation.id, position: index + 1, invoice_id: allocation.invoiceId, user_id: allocation.userId, type: allocation.type, amount: allocation.amount,
+      })) as never)}) as t(id text, position integer, invoice_id text, user_id text, type text, amount numeric)`;
+  }
+  return true;
+}
+
+export type TransactionFilter = { accountRef?: string; reconciliation?: 'reconciled' | 'unreconciled' };
+
+/** Transactions by posted, then creation; an account named by id or external id. */
+export async function listTransactionRows(db: Db, workspaceId: string, filter: TransactionFilter): Promise<TransactionRow[]> {
+  return db<TransactionRow[]>`
+    /* listTransactions */
+    select ${transactionColumns(db)} from billing_transactions t
+    join external_accounts a on a.workspace_id = t.workspace_id and a.id = t.account_id
+    where t.workspace_id = ${workspaceId}
+      ${filter.accountRef !== undefined ? db`and (a.id = ${filter.accountRef} or a.external_id = ${filter.accountRef})` : db``}
+      ${filter.reconciliation === 'reconciled' ? db`and t.allocated = abs(t.amount)` : db``}
+      ${filter.reconciliation === 'unreconciled' ? db`and t.allocated <> abs(t.amount)` : db``}
+    order by t.posted, t.created, t.id`;
+}
+
+export async function allocationsOfTransactions(db: Db, workspaceId: string, transactionIds: readonly string[]): Promise<AllocationRow[]> {
+  if (transactionIds.length === 0) return [];
+  return db<AllocationRow[]>`
+    /* allocationsOfTransactions */
+    select ${allocationColumns(db)} from allocations al
+    join billing_transactions t on t.workspace_id = al.workspace_id and t.id = al.transaction_id
+    join billing_users u on u.workspace_id = al.workspace_id and u.id = al.user_id
+    where al.workspace_id = ${workspaceId} and al.transaction_id = any(${transactionIds as string[]}::text[])
+    order by al.transaction_id, al.position`;
+}
+
+/** Allocations to any of the invoices, by the transaction's posted time, then creation. */
+export async function allocationsOfInvoices(db: Db, workspaceId: string, invoiceIds: readonly string[]): Promise<AllocationRow[]> {
+  return db<AllocationRow[]>`
+    /* allocationsOfInvoices */
+    select ${allocationColumns(db)} from allocations al
+    join billing_transactions t on t.workspace_id = al.workspace_id and t.id = al.transaction_id
+    join billing_users u on u.workspace_id = al.workspace_id and u.id = al.user_id
+    where al.workspace_id = ${workspaceId} and al.invoice_id = any(${invoiceIds as string[]}::text[])
+    order by t.posted, t.created, t.id, al.position`;
+}
+
+export async function existingInvoiceIds(db: Db, workspaceId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db<{ id: string }[]>`
+    /* existingInvoiceIds */
+    select id from invoices where workspace_id = ${workspaceId} and id = any(${[...new Set(ids)]}::text[])`;
+  return new Set(rows.map((row) => row.id));
+}
