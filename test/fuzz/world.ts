@@ -1,4 +1,5 @@
 import type { Sql } from '../../src/db/sql.js';
+import { BILLING_WORLD, type BillingWorldIds } from './billingCases.js';
 import { LEDGER_WORLD } from './ledgerCases.js';
 
 // The data the fuzz suite's requests aim at (so ids, codes and cursors exist), and the two views
@@ -17,6 +18,7 @@ export async function seedWorld(baseUrl: string, token: string) {
       body: JSON.stringify({ code, description: code, paid_by_roles: [{ name: 'buyer' }], paid_to_roles: [{ name: 'seller' }] }),
     });
   }
+  const billing = await seedBilling(baseUrl, headers);
   for (const key of ['shop', 'bank']) {
     await graphql(`mutation { storeSchema(schema: { key: "${key}", chartOfAccounts: { accounts: [{ key: "cash", type: asset }] } }) { __typename } }`);
   }
@@ -44,12 +46,34 @@ export async function seedWorld(baseUrl: string, token: string) {
   return {
     productCodes,
     cursors,
+    billing,
     /** Everything a client can list, in full. */
     async listings() {
-      const products = await (await fetch(`${baseUrl}/billing/products`, { headers })).json();
+      const get = async (path: string) => (await fetch(`${baseUrl}/billing${path}`, { headers })).json();
+      const [products, invoices, transactions, history] = await Promise.all([
+        get('/products'), get('/invoices'), get('/transactions'), get(`/invoices/${BILLING_WORLD.invoice}/history`)]);
       const lists = await graphql('{ ledgers(first: 200) { nodes { id ik name } } schemas(first: 200) { nodes { key name versions(first: 200) { nodes { version } } } } }');
-      return { products, lists: lists.data };
+      return { products, invoices, transactions, history, lists: lists.data };
     },
+  };
+}
+
+/** Two invoices and a transaction allocated to the first: what the billing cases aim at. */
+async function seedBilling(baseUrl: string, headers: Record<string, string>): Promise<BillingWorldIds> {
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${baseUrl}/billing${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const json = await response.json();
+    if (response.status !== 201) throw new Error(`fuzz world: POST ${path} answered ${response.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  const invoice = await post('/invoices', BILLING_WORLD.create(BILLING_WORLD.invoice));
+  const other = await post('/invoices', BILLING_WORLD.create(BILLING_WORLD.otherInvoice));
+  const transaction = await post('/transactions', BILLING_WORLD.sync);
+  return {
+    lineItems: invoice.line_items.map((item: { id: string }) => item.id),
+    otherLineItems: other.line_items.map((item: { id: string }) => item.id),
+    accountId: transaction.account.id,
+    userId: transaction.allocations[0].user.id,
   };
 }
 
