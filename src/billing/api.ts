@@ -3,6 +3,7 @@ import type { ErrorObject } from 'ajv';
 import type { Middleware } from 'koa';
 import type { Context as OperationContext, Document } from 'openapi-backend';
 import { parse as parseYaml } from 'yaml';
+import { cursorSigner } from '../core/cursors.js';
 import { DomainError, type Violation } from '../core/errors.js';
 import { findUnstorableText } from '../core/text.js';
 import type { Sql } from '../db/sql.js';
@@ -27,6 +28,7 @@ export type BillingApi = { middleware: Middleware<AppState>; backend: OpenAPI31B
  */
 export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; limiter: InFlightLimiter }): Promise<BillingApi> {
   const backend = new OpenAPI31Backend({ definition: billingRoutesOf(loadSpec()), validate: true });
+  const cursors = cursorSigner(options.signingKey);
 
   const authenticate = (_c: OperationContext, ctx: AppContext) => {
     ctx.state.caller = callerOf(ctx.get('authorization'), options.signingKey);
@@ -76,6 +78,7 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; 
         query: c.request.query,
         caller: ctx.state.caller,
         sql: options.sql,
+        cursors,
       });
       ctx.status = reply.status;
       ctx.body = reply.body;
@@ -163,6 +166,7 @@ const COMBINATORS = new Set(['oneOf', 'anyOf']);
  */
 function closestAlternatives(errors: ErrorObject[]): ErrorObject[] {
   let kept = errors;
+  const settled = new Set<ErrorObject>();
   for (const summary of errors.filter((error) => COMBINATORS.has(error.keyword))) {
     const prefix = `${summary.schemaPath}/`;
     const branches = new Map<string, number>();
@@ -172,12 +176,14 @@ function closestAlternatives(errors: ErrorObject[]): ErrorObject[] {
       branches.set(branch, (branches.get(branch) ?? 0) + 1);
     }
     if (branches.size < 2) continue;
-    const [closest] = [...branches.entries()].sort((a, b) => a[1] - b[1])[0];
+    const ranked = [...branches.entries()].sort((a, b) => a[1] - b[1]);
+    const [closest] = ranked[0];
     kept = kept.filter((error) => !error.schemaPath.startsWith(prefix) || error.schemaPath.startsWith(`${prefix}${closest}/`));
+    // A body form clearly meant (the contract reports violations against that form only): the
+    // summary adds nothing. Nested choices such as a user {id} | {external_id} keep theirs.
+    if (ranked[0][1] < ranked[1][1] && /^(\/requestBody)?$/.test(summary.instancePath)) settled.add(summary);
   }
-  // "must match exactly one schema in oneOf" says nothing the kept alternative's errors do not.
-  const specific = kept.filter((error) => !COMBINATORS.has(error.keyword));
-  return specific.length > 0 ? specific : kept;
+  return kept.filter((error) => !settled.has(error));
 }
 
 // Money fields of the contract, by property name: all of them are integer strings.

@@ -1,4 +1,5 @@
 import type { operations } from '../../generated/billing.js';
+import type { CursorSigner } from '../core/cursors.js';
 import type { Sql } from '../db/sql.js';
 import type { Caller } from '../http/context.js';
 
@@ -6,8 +7,10 @@ export type OperationId = keyof operations;
 
 type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 
+/** The operation's JSON body; possibly undefined when the contract makes the body optional. */
 export type RequestBody<O extends OperationId> =
-  operations[O] extends { requestBody: infer B } ? Json<NonNullable<B>> : never;
+  operations[O] extends { requestBody: infer B } ? Json<NonNullable<B>>
+    : operations[O] extends { requestBody?: infer B } ? Json<NonNullable<B>> | undefined : never;
 export type PathParams<O extends OperationId> =
   operations[O]['parameters'] extends { path: infer P } ? NonNullable<P> : never;
 export type QueryParams<O extends OperationId> =
@@ -25,6 +28,8 @@ export type HandlerInput<O extends OperationId> = {
   query: QueryParams<O>;
   caller: Caller;
   sql: Sql;
+  /** Signs and checks the cursors of search pages. */
+  cursors: CursorSigner;
 };
 
 /** A REST handler: validated input in, a spec-typed reply out. Thin: rules in core/, storage in db/. */

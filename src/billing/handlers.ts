@@ -7,14 +7,19 @@ import { updateInvoice } from './invoices/updateInvoice.js';
 import { updateInvoiceLegacy } from './invoices/updateInvoiceLegacy.js';
 import { createProduct } from './products/createProduct.js';
 import { getProduct } from './products/getProduct.js';
+import { createPaymentFlow } from './paymentFlows/createPaymentFlow.js';
+import { getPaymentFlow } from './paymentFlows/getPaymentFlow.js';
+import { searchPaymentFlows } from './paymentFlows/searchPaymentFlows.js';
+import { getPayment } from './payments/getPayment.js';
+import { searchPayments } from './payments/searchPayments.js';
 import { listProducts } from './products/listProducts.js';
 import { listTransactions } from './transactions/listTransactions.js';
 import { searchAllocations } from './transactions/searchAllocations.js';
 import { syncTransaction } from './transactions/syncTransaction.js';
 
 /**
- * Every REST operation Tally serves, by operationId. Operations of the spec not listed here (see
- * pending.ts) answer 501 `not_implemented`.
+ * Every REST operation Tally serves, by operationId: all of the contract's billing operations
+ * (a contract test checks that this table and pending.ts together cover the spec exactly).
  */
 export const handlers: HandlerTable = {
   createProduct,
@@ -29,4 +34,9 @@ export const handlers: HandlerTable = {
   listTransactions,
   syncTransaction,
   searchAllocations,
+  createPaymentFlow,
+  getPaymentFlow,
+  searchPaymentFlows,
+  getPayment,
+  searchPayments,
 };

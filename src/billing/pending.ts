@@ -5,7 +5,4 @@ import type { OperationId } from './handler.js';
  * visible list, shrinking as features land. They answer 501 `not_implemented`. A contract test
  * checks that this list and handlers.ts together cover the spec exactly.
  */
-export const PENDING_OPERATIONS: readonly OperationId[] = [
-  'createPaymentFlow', 'getPaymentFlow', 'searchPaymentFlows',
-  'getPayment', 'searchPayments',
-];
+export const PENDING_OPERATIONS: readonly OperationId[] = [];

@@ -72,6 +72,9 @@ async function idResolvers(api: Api, served: Set<string>, workspace: TestWorkspa
     ? await Promise.all(((await api('GET', '/invoices')).data as Invoice[]).map(async (invoice) => (await api('GET', `/invoices/${encodeURIComponent(invoice.id)}`)).data))
     : [];
   const transactions: Transaction[] = served.has('listTransactions') ? (await api('GET', '/transactions')).data : [];
+  const flows: Flow[] = served.has('searchPaymentFlows') ? (await api('POST', '/payment-flows/search', { page_info: { limit: 200 } })).data : [];
+  const payments: Payment[] = served.has('searchPayments') ? (await api('POST', '/payments/search', { page_info: { limit: 200 } })).data : [];
+  const planned = flows.flatMap((flow) => flow.payment_plan.batches.flatMap((batch) => batch.payments.map((entry) => ({ flow, entry }))));
   const users = new Map([
     ...invoices.flatMap((invoice) => invoice.payments.map((payment) => [payment.user.external_id, payment.user.id] as const)),
     ...transactions.flatMap((transaction) => transaction.allocations.map((allocation) => [allocation.user.external_id, allocation.user.id] as const)),
@@ -81,8 +84,8 @@ async function idResolvers(api: Api, served: Set<string>, workspace: TestWorkspa
     const [kind, name] = [description.split(' ')[0], description.split(' ').slice(1).join(' ')];
     if (kind === 'role') return roles.get(name);
     if (kind === 'product') return products.find((p) => p.code === name)?.id;
-    // Users show their ids only in allocations (line items carry the external id).
-    if (kind === 'user') return users.get(name);
+    // Users show their ids only in allocations and plans (line items carry the external id).
+    if (kind === 'user') return users.get(name) ?? planned.find(({ entry }) => entry.user.external_id === name)?.entry.user.id;
     // "inv-1001 line item Coffee beans 1 kg (payin)": the invoice, then the description and, when given, the type.
     const lineItem = /^(\S+) line item (.+?)(?: \((payin|payout)\))?$/.exec(description);
     if (lineItem) {
@@ -91,6 +94,18 @@ async function idResolvers(api: Api, served: Set<string>, workspace: TestWorkspa
     }
     if (kind === 'transaction') return transactions.find((t) => t.external_id === name)?.id;
     if (description.startsWith('external account ')) return transactions.find((t) => t.account.external_id === name.replace(/^account /, ''))?.account.id;
+    if (description.startsWith('payment flow ')) return flows.find((flow) => flow.external_id === description.slice('payment flow '.length))?.id;
+    // "settle-inv-1001 payment from customer-42 (inbound)", "... payment to merchant-7 (outbound)"
+    const payment = /^(\S+) payment (?:from|to) (\S+) \((inbound|outbound)\)$/.exec(description);
+    if (payment) {
+      return planned.find(({ flow, entry }) => flow.external_id === payment[1] && entry.user.external_id === payment[2] && entry.direction === payment[3])?.entry.payment_id;
+    }
+    // "payment account of customer-42 in USD"
+    const account = /^payment account of (\S+) in (\S+)$/.exec(description);
+    if (account) {
+      const entry = planned.find(({ entry: e }) => e.user.external_id === account[1] && e.currency === account[2])?.entry;
+      return payments.find((p) => p.id === entry?.payment_id)?.payment_account_id;
+    }
     const allocation = /^allocation of (\S+) to (\S+)$/.exec(description);
     if (allocation) return transactions.find((t) => t.external_id === allocation[1])?.allocations.find((a) => a.invoice_id === allocation[2])?.id;
     return undefined;
@@ -99,6 +114,8 @@ async function idResolvers(api: Api, served: Set<string>, workspace: TestWorkspa
 
 type Role = { id: string; name: string };
 type Invoice = { id: string; line_items: { id: string; description: string; type: string; user_id: string }[]; payments: { user: { id: string; external_id: string } }[] };
+type Flow = { id: string; external_id: string; payment_plan: { batches: { payments: { payment_id: string; direction: string; currency: string; user: { id: string; external_id: string } }[] }[] } };
+type Payment = { id: string; payment_account_id: string };
 type Transaction = { id: string; external_id: string; account: { id: string; external_id: string }; allocations: { id: string; invoice_id: string; user: { id: string; external_id: string } }[] };
 
 

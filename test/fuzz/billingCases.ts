@@ -4,7 +4,7 @@ import { HOSTILE_STRINGS, type Random } from './random.js';
 // Billing writes that satisfy the contract's schemas but break a rule the handlers enforce:
 // stale versions, line items of another invoice, unknown products, users, invoices and
 // accounts, inconsistent prices, amounts beyond 2^120 − 1, tag-operation conflicts,
-// over-allocation and reused keys. Every one must be refused with a typed 4xx, writing nothing.
+// over-allocation, reused keys and forged cursors. Every one must be refused with a typed 4xx, writing nothing.
 
 export const BILLING_WORLD = {
   invoice: 'fz-inv-1',
@@ -109,6 +109,13 @@ export function billingCaseGenerator(token: string, ids: BillingWorldIds) {
         { ...fresh, tags: [{ key: 'k', value: '1' }, { key: 'k', value: '2' }] },
       ]), random);
     },
+    // Flows: a reused key, an unknown invoice; searches with cursors this server never issued.
+    (random) => request('flow', 'createPaymentFlow', 'POST', '/payment-flows', random.pick<Record<string, unknown>>([
+      { external_id: 'fz-flow-1', invoice: { id: BILLING_WORLD.otherInvoice }, type: 'single_invoice_settlement' },
+      { external_id: `fz-flow-new-${random.int(0, 1e6)}`, invoice: random.pick([{ id: 'fz-missing' }, { external_id: random.pick(HOSTILE_STRINGS) }]), type: 'single_invoice_settlement' },
+    ]), random),
+    (random) => request('cursor', random.pick(['searchPaymentFlows', 'searchPayments']), 'POST', random.pick(['/payment-flows/search', '/payments/search']),
+      { page_info: { after: random.pick(['x', 'eyJhIjoxfQ.AAAAAAAAAAAAAAAAAAAAAA', `${'a'.repeat(5000)}.b`, random.pick(HOSTILE_STRINGS)]), limit: random.int(1, 200) } }, random),
   ];
   return { next: (random: Random) => random.pick(generators)(random) };
 }

@@ -50,10 +50,10 @@ export async function seedWorld(baseUrl: string, token: string) {
     /** Everything a client can list, in full. */
     async listings() {
       const get = async (path: string) => (await fetch(`${baseUrl}/billing${path}`, { headers })).json();
-      const [products, invoices, transactions, history] = await Promise.all([
-        get('/products'), get('/invoices'), get('/transactions'), get(`/invoices/${BILLING_WORLD.invoice}/history`)]);
+      const [products, invoices, transactions, history, flows] = await Promise.all([
+        get('/products'), get('/invoices'), get('/transactions'), get(`/invoices/${BILLING_WORLD.invoice}/history`), get('/payment-flows/fz-flow-1')]);
       const lists = await graphql('{ ledgers(first: 200) { nodes { id ik name } } schemas(first: 200) { nodes { key name versions(first: 200) { nodes { version } } } } }');
-      return { products, invoices, transactions, history, lists: lists.data };
+      return { products, invoices, transactions, history, flows, lists: lists.data };
     },
   };
 }
@@ -69,6 +69,7 @@ async function seedBilling(baseUrl: string, headers: Record<string, string>): Pr
   const invoice = await post('/invoices', BILLING_WORLD.create(BILLING_WORLD.invoice));
   const other = await post('/invoices', BILLING_WORLD.create(BILLING_WORLD.otherInvoice));
   const transaction = await post('/transactions', BILLING_WORLD.sync);
+  await post('/payment-flows', { external_id: 'fz-flow-1', invoice: { id: BILLING_WORLD.invoice }, type: 'single_invoice_settlement' });
   return {
     lineItems: invoice.line_items.map((item: { id: string }) => item.id),
     otherLineItems: other.line_items.map((item: { id: string }) => item.id),

@@ -1,0 +1,18 @@
+import { pageFlows, paymentsOfFlows, settlementFacts, type PaymentRow } from '../../db/paymentFlows.js';
+import type { Handler } from '../handler.js';
+import { pageOf, pageRequest } from '../pages.js';
+import { settle } from './settlement.js';
+
+const SEARCH = 'payment-flows';
+
+/** Flows oldest first, optionally of one invoice, a page at a time. */
+export const searchPaymentFlows: Handler<'searchPaymentFlows'> = async ({ sql, caller, body, cursors }) => {
+  const workspaceId = caller.workspaceId;
+  const request = pageRequest(cursors, SEARCH, workspaceId, body?.page_info);
+  const { rows, pageInfo } = pageOf(cursors, SEARCH, workspaceId, await pageFlows(sql, workspaceId, { invoiceId: body?.invoice_id, ...request }), request.limit);
+  const [payments, facts] = await Promise.all([
+    paymentsOfFlows(sql, workspaceId, rows.map((row) => row.id)), settlementFacts(sql, workspaceId, rows.map((row) => row.invoiceId))]);
+  const byFlow = new Map<string, PaymentRow[]>();
+  for (const payment of payments) byFlow.set(payment.flowId, [...(byFlow.get(payment.flowId) ?? []), payment]);
+  return { status: 200, body: { data: rows.map((row) => settle(row, byFlow.get(row.id) ?? [], facts).flow), page_info: pageInfo } };
+};

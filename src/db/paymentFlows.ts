@@ -1,0 +1,144 @@
+import { newId } from '../core/ids.js';
+import type { Db } from './sql.js';
+
+export type PaymentFlowRow = {
+  id: string; externalId: string; invoiceId: string; type: 'single_invoice_settlement'; requestHash: string; created: Date;
+};
+
+export type PaymentRow = {
+  id: string; flowId: string; batch: number; position: number; direction: 'inbound' | 'outbound';
+  userId: string; userExternalId: string; currency: string; amount: string; paymentAccountId: string; created: Date;
+};
+
+/** What decides a flow's statuses: its invoice's line items and allocations, with transaction times. */
+export type SettlementFacts = {
+  lineItems: { invoiceId: string; userId: string; currency: string; type: 'payin' | 'payout'; amount: string }[];
+  allocations: { invoiceId: string; userId: string; currency: string; type: 'invoice_payin' | 'invoice_payout'; amount: string; transactionId: string; transactionCreated: Date }[];
+  invoiceModified: Map<string, Date | null>;
+};
+
+const flowColumns = (db: Db) => db`
+  f.id, f.external_id as "externalId", f.invoice_id as "invoiceId", f.type, f.request_hash as "requestHash", f.created`;
+
+const paymentColumns = (db: Db) => db`
+  p.id, p.flow_id as "flowId", p.batch, p.position, p.direction, p.user_id as "userId", u.external_id as "userExternalId",
+  p.currency, p.amount::text as amount, p.payment_account_id as "paymentAccountId", p.created`;
+
+/** Claims the external id; undefined when it is taken. */
+export async function insertFlow(db: Db, workspaceId: string, flow: { externalId: string; invoiceId: string; requestHash: string }): Promise<PaymentFlowRow | undefined> {
+  const [row] = await db<PaymentFlowRow[]>`
+    /* insertPaymentFlow */
+    insert into payment_flows as f (workspace_id, id, external_id, invoice_id, type, request_hash)
+    values (${workspaceId}, ${newId('pf')}, ${flow.externalId}, ${flow.invoiceId}, 'single_invoice_settlement', ${flow.requestHash})
+    on conflict (workspace_id, external_id) do nothing
+    returning ${flowColumns(db)}`;
+  return row;
+}
+
+/** By id or external id; an id match wins. */
+export async function findFlowByRef(db: Db, workspaceId: string, ref: string): Promise<PaymentFlowRow | undefined> {
+  const [row] = await db<PaymentFlowRow[]>`
+    /* findPaymentFlow */
+    select ${flowColumns(db)} from payment_flows f
+    where f.workspace_id = ${workspaceId} and (f.id = ${ref} or f.external_id = ${ref})
+    order by (f.id = ${ref}) desc limit 1`;
+  return row;
+}
+
+export async function pageFlows(db: Db, workspaceId: string, options: { invoiceId?: string; after?: [string, string]; limit: number }): Promise<PaymentFlowRow[]> {
+  return db<PaymentFlowRow[]>`
+    /* pagePaymentFlows */
+    select ${flowColumns(db)} from payment_flows f
+    where f.workspace_id = ${workspaceId}
+      ${options.invoiceId !== undefined ? db`and f.invoice_id = ${options.invoiceId}` : db``}
+      ${options.after ? db`and (f.created, f.id) > (${options.after[0]}::timestamptz, ${options.after[1]})` : db``}
+    order by f.created, f.id limit ${options.limit + 1}`;
+}
+
+export async function flowsById(db: Db, workspaceId: string, ids: readonly string[]): Promise<PaymentFlowRow[]> {
+  if (ids.length === 0) return [];
+  return db<PaymentFlowRow[]>`
+    /* flowsById */
+    select ${flowColumns(db)} from payment_flows f where f.workspace_id = ${workspaceId} and f.id = any(${ids as string[]}::text[])`;
+}
+
+/** The payment account of each user in each currency, created the first time a plan needs it. */
+export async function ensurePaymentAccounts(db: Db, workspaceId: string, pairs: readonly { userId: string; currency: string }[]): Promise<Map<string, string>> {
+  const unique = [...new Map(pairs.map((pair) => [`${pair.userId}|${pair.currency}`, pair])).values()]
+    .sort((a, b) => (`${a.userId}|${a.currency}` < `${b.userId}|${b.currency}` ? -1 : 1));
+  if (unique.length === 0) return new Map();
+  await db`
+    /* insertPaymentAccounts */
+    insert into payment_accounts (workspace_id, id, user_id, currency)
+    select ${workspaceId}, t.id, t.user_id, t.currency
+    from unnest(${unique.map(() => newId('pacct'))}::text[], ${unique.map((p) => p.userId)}::text[], ${unique.map((p) => p.currency)}::text[]) as t(id, user_id, currency)
+    order by t.user_id, t.currency
+    on conflict (workspace_id, user_id, currency) do nothing`;
+  const rows = await db<{ id: string; userId: string; currency: string }[]>`
+    /* findPaymentAccounts */
+    select id, user_id as "userId", currency from payment_accounts
+    where workspace_id = ${workspaceId} and user_id = any(${unique.map((p) => p.userId)}::text[])`;
+  return new Map(rows.map((row) => [`${row.userId}|${row.currency}`, row.id]));
+}
+
+export async function insertPayments(db: Db, workspaceId: string, flowId: string, created: Date,
+  payments: readonly { batch: number; direction: string; userId: string; currency: string; amount: string; paymentAccountId: string }[]): Promise<void> {
+  if (payments.length === 0) return;
+  await db`
+    /* insertPayments */
+    insert into payments (workspace_id, id, flow_id, batch, position, direction, user_id, currency, amount, payment_account_id, created)
+    select ${workspaceId}, t.id, ${flowId}, t.batch, t.position, t.direction, t.user_id, t.currency, t.amount, t.payment_account_id, ${created}
+    from jsonb_to_recordset(${db.json(payments.map((payment, index) => ({
+      id: newId('pay'), batch: payment.batch, position: index + 1, direction: payment.direction, user_id: payment.userId,
+      currency: payment.currency, amount: payment.amount, payment_account_id: payment.paymentAccountId,
+    })) as never)}) as t(id text, batch integer, position integer, direction text, user_id text, currency text, amount numeric, payment_account_id text)`;
+}
+
+export async function paymentsOfFlows(db: Db, workspaceId: string, flowIds: readonly string[]): Promise<PaymentRow[]> {
+  if (flowIds.length === 0) return [];
+  return db<PaymentRow[]>`
+    /* paymentsOfFlows */
+    select ${paymentColumns(db)} from payments p join billing_users u on u.workspace_id = p.workspace_id and u.id = p.user_id
+    where p.workspace_id = ${workspaceId} and p.flow_id = any(${flowIds as string[]}::text[])
+    order by p.flow_id, p.position`;
+}
+
+export async function pagePayments(db: Db, workspaceId: string, options: { flowId?: string; after?: [string, string]; limit: number }): Promise<PaymentRow[]> {
+  return db<PaymentRow[]>`
+    /* pagePayments */
+    select ${paymentColumns(db)} from payments p join billing_users u on u.workspace_id = p.workspace_id and u.id = p.user_id
+    where p.workspace_id = ${workspaceId}
+      ${options.flowId !== undefined ? db`and p.flow_id = ${options.flowId}` : db``}
+      ${options.after ? db`and (p.created, p.id) > (${options.after[0]}::timestamptz, ${options.after[1]})` : db``}
+    order by p.created, p.id limit ${options.limit + 1}`;
+}
+
+export async function findPayment(db: Db, workspaceId: string, id: string): Promise<PaymentRow | undefined> {
+  const [row] = await db<PaymentRow[]>`
+    /* findPayment */
+    select ${paymentColumns(db)} from payments p join billing_users u on u.workspace_id = p.workspace_id and u.id = p.user_id
+    where p.workspace_id = ${workspaceId} and p.id = ${id}`;
+  return row;
+}
+
+export async function settlementFacts(db: Db, workspaceId: string, invoiceIds: readonly string[]): Promise<SettlementFacts> {
+  const ids = [...new Set(invoiceIds)];
+  if (ids.length === 0) return { lineItems: [], allocations: [], invoiceModified: new Map() };
+  const [lineItems, allocations, invoices] = await Promise.all([
+    db<SettlementFacts['lineItems']>`
+      /* settlementLineItems */
+      select invoice_id as "invoiceId", user_id as "userId", currency, type, amount::text as amount
+      from invoice_line_items where workspace_id = ${workspaceId} and invoice_id = any(${ids}::text[])`,
+    db<SettlementFacts['allocations']>`
+      /* settlementAllocations */
+      select a.invoice_id as "invoiceId", a.user_id as "userId", t.currency, a.type, a.amount::text as amount,
+             t.id as "transactionId", t.created as "transactionCreated"
+      from allocations a join billing_transactions t on t.workspace_id = a.workspace_id and t.id = a.transaction_id
+      where a.workspace_id = ${workspaceId} and a.invoice_id = any(${ids}::text[])
+      order by t.created, t.id, a.position`,
+    db<{ id: string; modified: Date | null }[]>`
+      /* settlementInvoices */
+      select id, modified from invoices where workspace_id = ${workspaceId} and id = any(${ids}::text[])`,
+  ]);
+  return { lineItems, allocations, invoiceModified: new Map(invoices.map((row) => [row.id, row.modified])) };
+}
