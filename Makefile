@@ -4,7 +4,7 @@ SHELL := /bin/bash
 BIN := node_modules/.bin
 NODE_TS := node --import tsx/esm
 
-.PHONY: help install run generate check-generated lint-spec typecheck test fuzz mock admin bench bench-ledger clean
+.PHONY: help install run generate check-generated lint-spec typecheck test fuzz mock admin bench bench-ledger bench-billing clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -53,6 +53,9 @@ admin: install ## Manage workspaces and API clients: make admin ARGS="help"
 
 bench-ledger: install ## Posting benchmark: HTTP vs the posting SQL direct; writes bench/results/ledger-post.md
 	$(NODE_TS) bench/ledger-post.ts
+
+bench-billing: install ## Billing benchmark: invoice creates and transaction syncs vs the REST floor; writes bench/results/billing.md
+	$(NODE_TS) bench/billing.ts
 
 bench: install ## Run the benchmarks in bench/ and write their results
 	$(NODE_TS) bench/run.ts

@@ -49,13 +49,20 @@ export async function findExternalAccount(db: Db, workspaceId: string, ref: { id
   return row;
 }
 
-/** The account with this external id, created on first reference. */
+/** The account with this external id, created on first reference (one round trip when it exists or is new). */
 export async function ensureExternalAccount(db: Db, workspaceId: string, externalId: string): Promise<ExternalAccount> {
-  await db`
-    /* insertExternalAccount */
-    insert into external_accounts (workspace_id, id, external_id) values (${workspaceId}, ${newId('ext_account')}, ${externalId})
-    on conflict (workspace_id, external_id) do nothing`;
-  return (await findExternalAccount(db, workspaceId, { externalId }))!;
+  const [row] = await db<ExternalAccount[]>`
+    /* ensureExternalAccount */
+    with inserted as (
+      insert into external_accounts (workspace_id, id, external_id) values (${workspaceId}, ${newId('ext_account')}, ${externalId})
+      on conflict (workspace_id, external_id) do nothing
+      returning id, external_id
+    )
+    select id, external_id as "externalId" from inserted
+    union all
+    select id, external_id from external_accounts where workspace_id = ${workspaceId} and external_id = ${externalId}`;
+  // Created by a concurrent request after this statement's snapshot: it is committed now.
+  return row ?? (await findExternalAccount(db, workspaceId, { externalId }))!;
 }
 
 export async function findTransactionByExternalId(db: Db, workspaceId: string, externalId: string): Promise<TransactionRow | undefined> {
@@ -73,17 +80,17 @@ export type NewTransaction = {
   allocations: { id: string; invoiceId: string; userId: string; type: string; amount: string }[];
 };
 
-/** Writes the transaction and its allocations; false when the external id was taken meanwhile. */
-export async function insertTransaction(db: Db, workspaceId: string, transaction: NewTransaction): Promise<boolean> {
-  const inserted = await db`
+/** Writes the transaction and its allocations; undefined when the external id was taken meanwhile. */
+export async function insertTransaction(db: Db, workspaceId: string, transaction: NewTransaction): Promise<{ posted: Date; created: Date } | undefined> {
+  const inserted = await db<{ posted: Date; created: Date }[]>`
     /* insertTransaction */
     insert into billing_transactions (workspace_id, id, external_id, account_id, amount, currency, posted, tags, allocated, request_hash)
     values (${workspaceId}, ${transaction.id}, ${transaction.externalId}, ${transaction.accountId}, ${transaction.amount}::numeric,
             ${transaction.currency}, ${transaction.posted}::timestamptz, ${db.json(transaction.tags)}, ${transaction.allocated}::numeric,
             ${transaction.requestHash})
     on conflict (workspace_id, external_id) do nothing
-    returning id`;
-  if (inserted.length === 0) return false;
+    returning posted, created`;
+  if (inserted.length === 0) return undefined;
   if (transaction.allocations.length > 0) {
     await db`
       /* insertAllocations */
@@ -93,7 +100,7 @@ export async function insertTransaction(db: Db, workspaceId: string, transaction
         id: allocation.id, position: index + 1, invoice_id: allocation.invoiceId, user_id: allocation.userId, type: allocation.type, amount: allocation.amount,
       })) as never)}) as t(id text, position integer, invoice_id text, user_id text, type text, amount numeric)`;
   }
-  return true;
+  return inserted[0];
 }
 
 export type TransactionFilter = { accountRef?: string; reconciliation?: 'reconciled' | 'unreconciled' };

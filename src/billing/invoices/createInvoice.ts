@@ -4,7 +4,7 @@ import { fingerprint } from '../../core/fingerprint.js';
 import { insertInvoice, insertInvoiceVersion, insertLineItems } from '../../db/invoices.js';
 import type { Handler, RequestBody } from '../handler.js';
 import { currentInvoice } from './currentInvoice.js';
-import { newLineItems, type NewLineItemSpec } from './newLineItems.js';
+import { checkSpecs, completeLineItems, lookUpReferences, type NewLineItemSpec } from './newLineItems.js';
 import { presentInvoice, type Invoice } from './present.js';
 
 type Body = RequestBody<'createInvoice'>;
@@ -18,12 +18,15 @@ export const createInvoice: Handler<'createInvoice'> = async ({ sql, caller, bod
   const { invoiceId, specs, tags } = readCreate(body);
   const requestHash = fingerprint(body);
   const outcome = await sql.begin(async (tx): Promise<{ invoice: Invoice } | { replayOf: string }> => {
-    const claimed = await insertInvoice(tx, workspaceId, invoiceId, checkTagList(tags, '/body/tags'), requestHash);
+    const invoiceTags = checkTagList(tags, '/body/tags');
+    const lineTags = checkSpecs(specs);
+    // The claim and the lookups travel together; the lookups are only used once the claim holds.
+    const [claimed, references] = await Promise.all([
+      insertInvoice(tx, workspaceId, invoiceId, invoiceTags, requestHash), lookUpReferences(tx, workspaceId, specs)]);
     if (!claimed) return { replayOf: invoiceId };
-    const items = await newLineItems(tx, workspaceId, invoiceId, specs, 1);
-    await insertLineItems(tx, workspaceId, invoiceId, items);
+    const items = await completeLineItems(tx, workspaceId, invoiceId, specs, lineTags, references, 1);
     const invoice = presentInvoice(claimed, items);
-    await insertInvoiceVersion(tx, workspaceId, invoiceId, 1, invoice, null);
+    await Promise.all([insertLineItems(tx, workspaceId, invoiceId, items), insertInvoiceVersion(tx, workspaceId, invoiceId, 1, invoice, null)]);
     return { invoice };
   });
   if ('invoice' in outcome) return { status: 201, body: { data: outcome.invoice } };

@@ -7,7 +7,7 @@ import { ensureUsers, findUsersById } from '../../db/billingUsers.js';
 import type { Db } from '../../db/sql.js';
 import {
   allocationsOfTransactions, ensureExternalAccount, existingInvoiceIds, findExternalAccount, findTransactionByExternalId,
-  insertTransaction, type ExternalAccount,
+  insertTransaction, type ExternalAccount, type TransactionRow,
 } from '../../db/transactions.js';
 import type { Handler, RequestBody } from '../handler.js';
 import { presentTransaction } from './present.js';
@@ -37,7 +37,7 @@ export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller,
   if (await findTransactionByExternalId(sql, workspaceId, body.external_id)) return replay();
 
   try {
-    const id = await sql.begin(async (tx) => {
+    const written = await sql.begin(async (tx) => {
       const account = await resolveAccount(tx, workspaceId, body.account);
       const allocations = await resolveAllocations(tx, workspaceId, body);
       const allocated = body.allocations.reduce((sum, allocation) => sum + BigInt(allocation.amount), 0n);
@@ -47,16 +47,20 @@ export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller,
           violations: [{ pointer: '/body/allocations', message: `allocations total ${allocated} exceeds |amount| ${magnitude}` }],
         });
       }
-      const transactionId = newId('txn');
-      const written = await insertTransaction(tx, workspaceId, {
-        id: transactionId, externalId: body.external_id, accountId: account.id, amount: body.amount, currency: body.currency,
+      const transaction = {
+        id: newId('txn'), externalId: body.external_id, accountId: account.id, amount: body.amount, currency: body.currency,
         posted: body.posted, tags, allocated: allocated.toString(), requestHash, allocations,
-      });
-      if (!written) throw new TakenMeanwhile();
-      return transactionId;
+      };
+      const times = await insertTransaction(tx, workspaceId, transaction);
+      if (!times) throw new TakenMeanwhile();
+      return { transaction, account, times };
     });
-    const stored = (await findTransactionByExternalId(sql, workspaceId, body.external_id))!;
-    return { status: 201, body: { data: presentTransaction(stored, await allocationsOfTransactions(sql, workspaceId, [id])) } };
+    // Answered from what was written, without reading it back.
+    const { transaction, account, times } = written;
+    const row: TransactionRow = { ...transaction, accountExternalId: account.externalId, posted: times.posted, created: times.created };
+    return { status: 201, body: { data: presentTransaction(row, transaction.allocations.map((allocation, index) => ({
+      ...allocation, transactionId: transaction.id, transactionExternalId: transaction.externalId, position: index + 1, posted: times.posted,
+    }))) } };
   } catch (error) {
     // A concurrent sync of the same external id won: this one is its replay (or a reused key).
     if (error instanceof TakenMeanwhile) return replay();
@@ -93,11 +97,8 @@ async function resolveAllocations(db: Db, workspaceId: string, body: Body) {
     ? [{ pointer: `/body/allocations/${index}/user/id`, message: `user ${allocation.user.id} does not exist` }] : []));
   if (unknownUsers.length > 0) throw new DomainError('unknown_user', 'An allocation names a user id that does not exist.', { violations: unknownUsers });
   const usersByExternalId = await ensureUsers(db, workspaceId, body.allocations.flatMap((allocation) => ('external_id' in allocation.user ? [allocation.user.external_id] : [])));
-  return body.allocations.map((allocation) => ({
-    id: newId('alloc'),
-    invoiceId: allocation.invoice_id,
-    userId: 'id' in allocation.user ? allocation.user.id : usersByExternalId.get(allocation.user.external_id)!.id,
-    type: allocation.type,
-    amount: allocation.amount,
-  }));
+  return body.allocations.map((allocation) => {
+    const user = 'id' in allocation.user ? usersById.get(allocation.user.id)! : usersByExternalId.get(allocation.user.external_id)!;
+    return { id: newId('alloc'), invoiceId: allocation.invoice_id, userId: user.id, userExternalId: user.externalId, type: allocation.type, amount: allocation.amount };
+  });
 }
