@@ -3,11 +3,13 @@ import type { Db } from './sql.js';
 
 export type PaymentFlowRow = {
   id: string; externalId: string; invoiceId: string; type: 'single_invoice_settlement'; requestHash: string; created: Date;
+  planVersion: number; generatedAt: Date;
 };
 
 export type PaymentRow = {
   id: string; flowId: string; batch: number; position: number; direction: 'inbound' | 'outbound';
   userId: string; userExternalId: string; currency: string; amount: string; paymentAccountId: string; created: Date;
+  modified: Date; completedAt: Date | null;
 };
 
 /** What decides a flow's statuses: its invoice's line items and allocations, with transaction times. */
@@ -18,11 +20,13 @@ export type SettlementFacts = {
 };
 
 const flowColumns = (db: Db) => db`
-  f.id, f.external_id as "externalId", f.invoice_id as "invoiceId", f.type, f.request_hash as "requestHash", f.created`;
+  f.id, f.external_id as "externalId", f.invoice_id as "invoiceId", f.type, f.request_hash as "requestHash", f.created,
+  f.plan_version as "planVersion", f.generated_at as "generatedAt"`;
 
 const paymentColumns = (db: Db) => db`
   p.id, p.flow_id as "flowId", p.batch, p.position, p.direction, p.user_id as "userId", u.external_id as "userExternalId",
-  p.currency, p.amount::text as amount, p.payment_account_id as "paymentAccountId", p.created`;
+  p.currency, p.amount::text as amount, p.payment_account_id as "paymentAccountId", p.created, p.modified,
+  p.completed_at as "completedAt"`;
 
 /** Claims the external id; undefined when it is taken. */
 export async function insertFlow(db: Db, workspaceId: string, flow: { externalId: string; invoiceId: string; requestHash: string }): Promise<PaymentFlowRow | undefined> {
@@ -81,17 +85,46 @@ export async function ensurePaymentAccounts(db: Db, workspaceId: string, pairs: 
   return new Map(rows.map((row) => [`${row.userId}|${row.currency}`, row.id]));
 }
 
-export async function insertPayments(db: Db, workspaceId: string, flowId: string, created: Date,
-  payments: readonly { batch: number; direction: string; userId: string; currency: string; amount: string; paymentAccountId: string }[]): Promise<void> {
+export type NewPayment = { batch: number; direction: string; userId: string; currency: string; amount: string; paymentAccountId: string };
+
+/** Appends payments to the flow's plan, from the given position on. */
+export async function insertPayments(db: Db, workspaceId: string, flowId: string, created: Date, payments: readonly NewPayment[], firstPosition = 1): Promise<void> {
   if (payments.length === 0) return;
   await db`
     /* insertPayments */
-    insert into payments (workspace_id, id, flow_id, batch, position, direction, user_id, currency, amount, payment_account_id, created)
-    select ${workspaceId}, t.id, ${flowId}, t.batch, t.position, t.direction, t.user_id, t.currency, t.amount, t.payment_account_id, ${created}
+    insert into payments (workspace_id, id, flow_id, batch, position, direction, user_id, currency, amount, payment_account_id, created, modified)
+    select ${workspaceId}, t.id, ${flowId}, t.batch, t.position, t.direction, t.user_id, t.currency, t.amount, t.payment_account_id, ${created}, ${created}
     from jsonb_to_recordset(${db.json(payments.map((payment, index) => ({
-      id: newId('pay'), batch: payment.batch, position: index + 1, direction: payment.direction, user_id: payment.userId,
+      id: newId('pay'), batch: payment.batch, position: firstPosition + index, direction: payment.direction, user_id: payment.userId,
       currency: payment.currency, amount: payment.amount, payment_account_id: payment.paymentAccountId,
     })) as never)}) as t(id text, batch integer, position integer, direction text, user_id text, currency text, amount numeric, payment_account_id text)`;
+}
+
+/** The flows settling an invoice, locked: their plans change with the invoice's balances. */
+export async function lockFlowsOfInvoice(db: Db, workspaceId: string, invoiceId: string): Promise<PaymentFlowRow[]> {
+  return db<PaymentFlowRow[]>`
+    /* lockFlowsOfInvoice */
+    select ${flowColumns(db)} from payment_flows f
+    where f.workspace_id = ${workspaceId} and f.invoice_id = ${invoiceId} order by f.id for update`;
+}
+
+export async function updatePayments(db: Db, workspaceId: string, changes: readonly { id: string; batch: number; amount: string; modified: Date; completedAt: Date | null }[]): Promise<void> {
+  if (changes.length === 0) return;
+  await db`
+    /* updatePayments */
+    update payments p set batch = t.batch, amount = t.amount, modified = t.modified, completed_at = t.completed_at
+    from jsonb_to_recordset(${db.json(changes.map((change) => ({
+      id: change.id, batch: change.batch, amount: change.amount, modified: change.modified.toISOString(), completed_at: change.completedAt?.toISOString() ?? null,
+    })) as never)}) as t(id text, batch integer, amount numeric, modified timestamptz, completed_at timestamptz)
+    where p.workspace_id = ${workspaceId} and p.id = t.id`;
+}
+
+/** A new plan version, generated now. */
+export async function bumpPlan(db: Db, workspaceId: string, flowId: string, generatedAt: Date): Promise<void> {
+  await db`
+    /* bumpPaymentPlan */
+    update payment_flows set plan_version = plan_version + 1, generated_at = ${generatedAt}
+    where workspace_id = ${workspaceId} and id = ${flowId}`;
 }
 
 export async function paymentsOfFlows(db: Db, workspaceId: string, flowIds: readonly string[]): Promise<PaymentRow[]> {

@@ -96,6 +96,42 @@ describe('a settlement plan', () => {
   });
 });
 
+describe('a plan after the invoice changes', () => {
+  it('is regenerated: a new version, open payments re-priced, new ones appended, completed ones kept', async () => {
+    expect((await call('POST', '/invoices', { invoice_id: 'regen-1', line_items: [item('ann', '100'), item('bob', '200'), item('shop', '250', 'payout')] })).status).toBe(201);
+    const created = (await call('POST', '/payment-flows', { external_id: 'regen-flow', invoice: { id: 'regen-1' }, type: 'single_invoice_settlement' })).body.data;
+    const [annPayment, bobPayment] = created.payment_plan.batches[0].payments;
+    expect((await pay('regen-ann', '100', [{ invoice: 'regen-1', user: 'ann', amount: '100' }])).status).toBe(201);
+
+    const invoice = (await call('GET', '/invoices/regen-1')).body.data;
+    const [annItem, bobItem] = invoice.line_items;
+    const patched = await call('PATCH', '/invoices/regen-1', { current_invoice_version: 1, line_items: {
+      update: [{ id: bobItem.id, price: { unit_price: '150', quantity: 1 } }, { id: annItem.id, price: { unit_price: '130', quantity: 1 } }],
+      create: [item('cat', '40')],
+    } });
+    expect(patched.status).toBe(200);
+    const flow = (await call('GET', '/payment-flows/regen-flow')).body.data;
+    expect(flow.payment_plan.version).toBe(2);
+    expect(new Date(flow.payment_plan.generated_at).getTime()).toBeGreaterThan(new Date(created.payment_plan.generated_at).getTime());
+    const payins = flow.payment_plan.batches[0].payments.map((p: { payment_id: string; user: { external_id: string }; amount: string; status: string }) =>
+      [p.payment_id === annPayment.payment_id ? 'ann-first' : p.payment_id === bobPayment.payment_id ? 'bob-first' : 'new', p.user.external_id, p.amount, p.status]);
+    // Ann paid 100 before her line went up to 130: her first payment stays completed, a new one asks for the 30 left.
+    expect(payins).toEqual([['ann-first', 'ann', '100', 'completed'], ['bob-first', 'bob', '150', 'pending'], ['new', 'ann', '30', 'pending'], ['new', 'cat', '40', 'pending']]);
+    expect(flow.payment_plan.batches[1]).toMatchObject({ batch_id: 'batch_2', depends_on: ['batch_1'], status: 'blocked' });
+
+    // Deleting bob's line leaves nothing for him to pay: his open payment completes.
+    const deleted = await call('PATCH', '/invoices/regen-1', { current_invoice_version: 2, line_items: { delete: [{ id: bobItem.id }] } });
+    expect(deleted.status).toBe(200);
+    const after = (await call('GET', '/payment-flows/regen-flow')).body.data;
+    expect(after.payment_plan.version).toBe(3);
+    expect(after.payment_plan.batches[0].payments.find((p: { payment_id: string }) => p.payment_id === bobPayment.payment_id).status).toBe('completed');
+    const tagOnly = await call('PATCH', '/invoices/regen-1', { current_invoice_version: 3, tags: { set: [{ key: 'k', value: 'v' }] } });
+    expect(tagOnly.status).toBe(200);
+    expect((await call('GET', '/payment-flows/regen-flow')).body.data.payment_plan.version).toBe(3);
+    expect((await call('GET', `/payments/${bobPayment.payment_id}`)).body.data).toMatchObject({ status: 'completed', amount: '150', transaction_ids: [] });
+  });
+});
+
 describe('searches', () => {
   it('page through flows and payments with cursors, and refuse cursors they did not issue', async () => {
     for (let n = 0; n < 5; n++) {
@@ -112,8 +148,8 @@ describe('searches', () => {
       after = page.body.page_info.next_cursor;
       pages++;
     } while (after);
-    expect(seen).toEqual(['flow-1', 'flow-2', 'flow-empty', ...Array.from({ length: 5 }, (_, n) => `page-flow-${n}`)]);
-    expect(pages).toBe(4);
+    expect(seen).toEqual(['flow-1', 'flow-2', 'flow-empty', 'regen-flow', ...Array.from({ length: 5 }, (_, n) => `page-flow-${n}`)]);
+    expect(pages).toBe(5);
 
     const byInvoice = (await call('POST', '/payment-flows/search', { invoice_id: 'page-3' })).body.data;
     expect(byInvoice.map((f: { external_id: string }) => f.external_id)).toEqual(['page-flow-3']);

@@ -5,14 +5,15 @@ import {
   bumpInvoice, deleteLineItems, insertInvoiceVersion, insertLineItems, latestDiff, updateLineItems, type LineItemRow,
 } from '../../db/invoices.js';
 import type { Sql } from '../../db/sql.js';
+import { followInvoice } from '../paymentFlows/replan.js';
 import { currentInvoice } from './currentInvoice.js';
 import { newLineItems, type NewLineItemSpec } from './newLineItems.js';
 import { presentInvoice, presentLineItem, type Invoice } from './present.js';
 
 // One invoice update, whichever form asked for it: the version checked under a row lock, then
 // the line items named checked, then new line items and prices, then every write, a new
-// version and its history snapshot, all in one transaction. Changes apply as update, delete,
-// create, and the history diff lists them in that order.
+// version, its history snapshot and the new plans of the invoice's payment flows, all in one
+// transaction. Changes apply as update, delete, create, and the history diff lists them so.
 
 export type LineItemChange = {
   id: string;
@@ -70,6 +71,8 @@ export async function changeInvoice(sql: Sql, workspaceId: string, invoiceId: st
       ...created.map((item) => ({ op: 'add', item: presentLineItem(item) })),
     ];
     await insertInvoiceVersion(tx, workspaceId, invoiceId, bumped.version, invoice, diff);
+    // New amounts owed: the invoice's payment flows get a new plan version.
+    if (updated.length + deleted.length + created.length > 0) await followInvoice(tx, workspaceId, invoiceId, bumped.modified!, true);
     return invoice;
   });
 }

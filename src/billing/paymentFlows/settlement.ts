@@ -2,8 +2,9 @@ import type { components } from '../../../generated/billing.js';
 import { deriveStatuses, type Direction, type Remaining } from '../../core/paymentPlans.js';
 import type { PaymentFlowRow, PaymentRow, SettlementFacts } from '../../db/paymentFlows.js';
 
-// Flows and payments as clients read them: the stored plan with statuses derived from the
-// invoice as it is now (see core/paymentPlans.ts), and the transactions that paid each payment.
+// Flows and payments as clients read them: the stored plan and completions (kept in step with
+// the invoice by replan.ts), batch and flow statuses derived from them (core/paymentPlans.ts),
+// and the transactions that paid each payment.
 
 export type PaymentFlow = components['schemas']['PaymentFlow'];
 export type Payment = components['schemas']['Payment'];
@@ -30,21 +31,18 @@ export function remainingOnInvoice(facts: SettlementFacts, invoiceId: string): R
 
 type PaymentView = { payment: Payment; planEntry: components['schemas']['PlanPayment'] };
 
-/** Every payment of the flow with its derived status, and the flow around them. */
+/** Every payment of the flow with its status (completion is stored; the rest derived), and the flow around them. */
 export function settle(flow: PaymentFlowRow, payments: readonly PaymentRow[], facts: SettlementFacts): { flow: PaymentFlow; payments: Payment[] } {
-  const remaining = new Map(remainingOnInvoice(facts, flow.invoiceId).map((entry) => [keyOf(entry.user, entry.currency, entry.direction), entry.amount]));
+  // The transactions that paid a payment: allocations to its user, currency and direction
+  // recorded after the payment was planned (and, once it completed, not after that).
   const paidBy = (payment: PaymentRow) => facts.allocations.filter((allocation) => allocation.invoiceId === flow.invoiceId
     && allocation.userId === payment.userId && allocation.currency === payment.currency
-    && directionOf(allocation.type) === payment.direction && allocation.transactionCreated > flow.created);
-  const invoiceModified = facts.invoiceModified.get(flow.invoiceId) ?? null;
-  const inputs = payments.map((payment) => {
-    const after = paidBy(payment);
-    const settled = (remaining.get(keyOf(payment.userId, payment.currency, payment.direction)) ?? 0n) <= 0n;
-    // Completed by the last payment recorded since the plan, or else by a change to the invoice.
-    const completedAt = !settled ? undefined : after.length > 0 ? after.at(-1)!.transactionCreated
-      : invoiceModified && invoiceModified > flow.created ? invoiceModified : flow.created;
-    return { batch: payment.batch, direction: payment.direction, created: payment.created, completedAt, transactionIds: [...new Set(after.map((a) => a.transactionId))] };
-  });
+    && directionOf(allocation.type) === payment.direction && allocation.transactionCreated > payment.created
+    && (!payment.completedAt || allocation.transactionCreated <= payment.completedAt));
+  const inputs = payments.map((payment) => ({
+    batch: payment.batch, direction: payment.direction, created: payment.modified, completedAt: payment.completedAt ?? undefined,
+    transactionIds: [...new Set(paidBy(payment).map((allocation) => allocation.transactionId))],
+  }));
   const { states, batches, flowStatus } = deriveStatuses(inputs);
   const views: PaymentView[] = payments.map((payment, index) => ({
     payment: {
@@ -57,7 +55,7 @@ export function settle(flow: PaymentFlowRow, payments: readonly PaymentRow[], fa
       status: states[index].status, user: { id: payment.userId, external_id: payment.userExternalId },
     },
   }));
-  const modified = new Date(Math.max(flow.created.getTime(), ...states.map((state) => state.changed.getTime())));
+  const modified = new Date(Math.max(flow.generatedAt.getTime(), ...states.map((state) => state.changed.getTime())));
   return {
     payments: views.map((view) => view.payment),
     flow: {
@@ -71,9 +69,9 @@ export function settle(flow: PaymentFlowRow, payments: readonly PaymentRow[], fa
           batch_id: batch.batchId, depends_on: batch.dependsOn, label: batch.label, status: batch.status,
           payments: batch.paymentIndexes.map((index) => views[index].planEntry),
         })),
-        generated_at: flow.created.toISOString(),
+        generated_at: flow.generatedAt.toISOString(),
         invoice_id: flow.invoiceId,
-        version: 1,
+        version: flow.planVersion,
       },
       status: flowStatus,
       type: flow.type,

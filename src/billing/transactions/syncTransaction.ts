@@ -10,6 +10,7 @@ import {
   insertTransaction, type ExternalAccount, type TransactionRow,
 } from '../../db/transactions.js';
 import type { Handler, RequestBody } from '../handler.js';
+import { followInvoice } from '../paymentFlows/replan.js';
 import { presentTransaction } from './present.js';
 
 type Body = RequestBody<'syncTransaction'>;
@@ -53,6 +54,10 @@ export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller,
       };
       const times = await insertTransaction(tx, workspaceId, transaction);
       if (!times) throw new TakenMeanwhile();
+      // Payments of flows on these invoices complete with this transaction when it settles them.
+      for (const invoiceId of [...new Set(allocations.map((allocation) => allocation.invoiceId))].sort()) {
+        await followInvoice(tx, workspaceId, invoiceId, times.created, false);
+      }
       return { transaction, account, times };
     });
     // Answered from what was written, without reading it back.

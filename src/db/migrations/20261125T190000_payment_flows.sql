@@ -1,6 +1,7 @@
--- Payment flows (experimental): a flow settles one invoice through a plan generated when the
--- flow is created; its payments are stored, their statuses derived on read from the invoice's
--- balances and the allocations recorded since.
+-- Payment flows (experimental): a flow settles one invoice through a plan of payments, generated
+-- when the flow is created and again (a new plan version) whenever the invoice's line items
+-- change. A payment completes, for good, when a synced allocation or an invoice change brings
+-- its user's remaining amount to zero or less; batch and flow statuses follow on read.
 
 create table payment_accounts (
   workspace_id text not null,
@@ -21,6 +22,8 @@ create table payment_flows (
   type text not null,
   request_hash text not null,
   created timestamptz not null default date_trunc('milliseconds', now()),
+  plan_version integer not null default 1,
+  generated_at timestamptz not null default date_trunc('milliseconds', now()),
   constraint payment_flows_pkey primary key (workspace_id, id),
   constraint payment_flows_external_id_key unique (workspace_id, external_id),
   foreign key (workspace_id, invoice_id) references invoices (workspace_id, id)
@@ -40,6 +43,9 @@ create table payments (
   amount numeric(37, 0) not null check (amount > 0),
   payment_account_id text not null,
   created timestamptz not null,
+  -- Last change of amount or status; completed_at, once set, never changes.
+  modified timestamptz not null,
+  completed_at timestamptz,
   constraint payments_pkey primary key (workspace_id, id),
   constraint payments_position_key unique (workspace_id, flow_id, position),
   foreign key (workspace_id, flow_id) references payment_flows (workspace_id, id),
