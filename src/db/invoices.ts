@@ -9,6 +9,7 @@ export type InvoiceRow = {
   requestHash: string;
   created: Date;
   modified: Date | null;
+  diff: unknown[] | null;
 };
 
 export type LineItemRow = {
@@ -32,7 +33,7 @@ export type LineItemRow = {
 export type NewLineItem = Omit<LineItemRow, 'invoiceId' | 'productCode' | 'userExternalId'>;
 
 const invoiceColumns = (db: Db) => db`
-  workspace_id as "workspaceId", id, version, tags, request_hash as "requestHash", created, modified`;
+  workspace_id as "workspaceId", id, version, tags, request_hash as "requestHash", created, modified, diff`;
 
 const lineItemColumns = (db: Db) => db`
   li.invoice_id as "invoiceId", li.id, li.position, li.type, li.product_id as "productId", p.code as "productCode",
@@ -111,11 +112,12 @@ export async function deleteLineItems(db: Db, workspaceId: string, ids: readonly
     delete from invoice_line_items where workspace_id = ${workspaceId} and id = any(${ids as string[]}::text[])`;
 }
 
-/** Moves the invoice to its next version: new tags, `modified` now. */
-export async function bumpInvoice(db: Db, workspaceId: string, id: string, tags: Tag[]): Promise<InvoiceRow> {
+/** Moves the invoice to its next version: new tags and cumulative diff, `modified` now. */
+export async function bumpInvoice(db: Db, workspaceId: string, id: string, tags: Tag[], diff: unknown[] | null): Promise<InvoiceRow> {
   const [row] = await db<InvoiceRow[]>`
     /* bumpInvoice */
-    update invoices set version = version + 1, tags = ${db.json(tags)}, modified = date_trunc('milliseconds', now())
+    update invoices set version = version + 1, tags = ${db.json(tags)}, diff = ${diff === null ? null : db.json(diff as never)},
+      modified = date_trunc('milliseconds', now())
     where workspace_id = ${workspaceId} and id = ${id}
     returning ${invoiceColumns(db)}`;
   return row;
@@ -135,14 +137,6 @@ export async function invoiceVersions(db: Db, workspaceId: string, invoiceId: st
     /* invoiceVersions */
     select version, snapshot, diff from invoice_versions
     where workspace_id = ${workspaceId} and invoice_id = ${invoiceId} order by version`;
-}
-
-export async function latestDiff(db: Db, workspaceId: string, invoiceId: string): Promise<unknown[]> {
-  const [row] = await db<{ diff: unknown[] | null }[]>`
-    /* latestInvoiceDiff */
-    select diff from invoice_versions where workspace_id = ${workspaceId} and invoice_id = ${invoiceId}
-    order by version desc limit 1`;
-  return row?.diff ?? [];
 }
 
 export type InvoicePaymentRow = {

@@ -2,7 +2,7 @@ import { applyTagOps, type Tag, type TagOps } from '../../core/billingTags.js';
 import { DomainError, type Violation } from '../../core/errors.js';
 import { resolvePriceUpdate } from '../../core/prices.js';
 import {
-  bumpInvoice, deleteLineItems, insertInvoiceVersion, insertLineItems, latestDiff, updateLineItems, type LineItemRow,
+  bumpInvoice, deleteLineItems, insertInvoiceVersion, insertLineItems, updateLineItems, type LineItemRow,
 } from '../../db/invoices.js';
 import type { Sql } from '../../db/sql.js';
 import { followInvoice } from '../paymentFlows/replan.js';
@@ -33,7 +33,7 @@ export type InvoiceChange = {
 
 export async function changeInvoice(sql: Sql, workspaceId: string, invoiceId: string, change: InvoiceChange): Promise<Invoice> {
   return sql.begin(async (tx) => {
-    const { row, items } = await currentInvoice(tx, workspaceId, invoiceId, { lock: true });
+    const { row, items, invoice: before } = await currentInvoice(tx, workspaceId, invoiceId, { lock: true });
     if (row.version !== change.basedOnVersion) {
       throw new DomainError('version_conflict', `Invoice ${invoiceId} is at version ${row.version}, not ${change.basedOnVersion}.`,
         { current_version: row.version });
@@ -56,21 +56,26 @@ export async function changeInvoice(sql: Sql, workspaceId: string, invoiceId: st
     });
     const deleted = change.deletes.map((removal) => byId.get(removal.id)!);
 
-    await updateLineItems(tx, workspaceId, updated);
-    await deleteLineItems(tx, workspaceId, deleted.map((item) => item.id));
-    await insertLineItems(tx, workspaceId, invoiceId, created);
-    const bumped = await bumpInvoice(tx, workspaceId, invoiceId, nextTags);
-    const updatedById = new Map(updated.map((item) => [item.id, item]));
-    const gone = new Set(deleted.map((item) => item.id));
-    const nextItems = [...items.filter((item) => !gone.has(item.id)).map((item) => updatedById.get(item.id) ?? item), ...created];
-    const invoice = presentInvoice(bumped, nextItems);
     const diff = [
-      ...await latestDiff(tx, workspaceId, invoiceId),
+      ...row.diff ?? [],
       ...updated.map((item) => ({ op: 'update', id: item.id, old_amount: byId.get(item.id)!.amount, new_amount: item.amount })),
       ...deleted.map((item) => ({ op: 'delete', item: presentLineItem(item) })),
       ...created.map((item) => ({ op: 'add', item: presentLineItem(item) })),
     ];
-    await insertInvoiceVersion(tx, workspaceId, invoiceId, bumped.version, invoice, diff);
+    // The version being left behind goes to the history; the invoice itself is the current one.
+    // Independent writes, pipelined on the transaction's connection.
+    const written = await Promise.all([
+      insertInvoiceVersion(tx, workspaceId, invoiceId, row.version, before, row.diff),
+      updateLineItems(tx, workspaceId, updated),
+      deleteLineItems(tx, workspaceId, deleted.map((item) => item.id)),
+      insertLineItems(tx, workspaceId, invoiceId, created),
+      bumpInvoice(tx, workspaceId, invoiceId, nextTags, diff),
+    ]);
+    const bumped = written[4];
+    const updatedById = new Map(updated.map((item) => [item.id, item]));
+    const gone = new Set(deleted.map((item) => item.id));
+    const nextItems = [...items.filter((item) => !gone.has(item.id)).map((item) => updatedById.get(item.id) ?? item), ...created];
+    const invoice = presentInvoice(bumped, nextItems);
     // New amounts owed: the invoice's payment flows get a new plan version.
     if (updated.length + deleted.length + created.length > 0) await followInvoice(tx, workspaceId, invoiceId, bumped.modified!, true);
     return invoice;

@@ -1,7 +1,7 @@
 import { checkTagList } from '../../core/billingTags.js';
 import { DomainError } from '../../core/errors.js';
 import { fingerprint } from '../../core/fingerprint.js';
-import { insertInvoice, insertInvoiceVersion, insertLineItems } from '../../db/invoices.js';
+import { insertInvoice, insertLineItems } from '../../db/invoices.js';
 import type { Handler, RequestBody } from '../handler.js';
 import { currentInvoice } from './currentInvoice.js';
 import { checkSpecs, completeLineItems, lookUpReferences, type NewLineItemSpec } from './newLineItems.js';
@@ -25,9 +25,8 @@ export const createInvoice: Handler<'createInvoice'> = async ({ sql, caller, bod
       insertInvoice(tx, workspaceId, invoiceId, invoiceTags, requestHash), lookUpReferences(tx, workspaceId, specs)]);
     if (!claimed) return { replayOf: invoiceId };
     const items = await completeLineItems(tx, workspaceId, invoiceId, specs, lineTags, references, 1);
-    const invoice = presentInvoice(claimed, items);
-    await Promise.all([insertLineItems(tx, workspaceId, invoiceId, items), insertInvoiceVersion(tx, workspaceId, invoiceId, 1, invoice, null)]);
-    return { invoice };
+    await insertLineItems(tx, workspaceId, invoiceId, items);
+    return { invoice: presentInvoice(claimed, items) };
   });
   if ('invoice' in outcome) return { status: 201, body: { data: outcome.invoice } };
   const current = await currentInvoice(sql, workspaceId, outcome.replayOf);

@@ -1,10 +1,17 @@
-import { DomainError } from '../../core/errors.js';
-import { findInvoice, invoiceVersions } from '../../db/invoices.js';
+import { invoiceVersions } from '../../db/invoices.js';
 import type { Handler } from '../handler.js';
+import { currentInvoice } from './currentInvoice.js';
 
-/** One snapshot per version, oldest first; from version 2 on with the cumulative line-item diff. */
+/**
+ * One snapshot per version, oldest first: the versions updates left behind, then the invoice as
+ * it is now; from version 2 on each carries the cumulative line-item diff.
+ */
 export const listInvoiceHistory: Handler<'listInvoiceHistory'> = async ({ sql, caller, path }) => {
-  if (!await findInvoice(sql, caller.workspaceId, path.id)) throw new DomainError('invoice_not_found', `Invoice ${path.id} does not exist.`);
-  const versions = await invoiceVersions(sql, caller.workspaceId, path.id);
-  return { status: 200, body: { data: versions.map((version) => ({ ...version.snapshot, ...(version.diff ? { diff: version.diff } : {}) })) as never } };
+  const { row, invoice } = await currentInvoice(sql, caller.workspaceId, path.id);
+  const earlier = await invoiceVersions(sql, caller.workspaceId, path.id);
+  const withDiff = (snapshot: object, diff: unknown[] | null) => ({ ...snapshot, ...(diff ? { diff } : {}) });
+  return {
+    status: 200,
+    body: { data: [...earlier.map((version) => withDiff(version.snapshot, version.diff)), withDiff(invoice, row.diff)] as never },
+  };
 };

@@ -20,6 +20,8 @@ create table invoices (
   request_hash text not null,
   created timestamptz not null default date_trunc('milliseconds', now()),
   modified timestamptz,
+  -- Every line-item change since version 1, in order (the history's cumulative diff); null at 1.
+  diff jsonb,
   constraint invoices_pkey primary key (workspace_id, id)
 );
 create index invoices_created_idx on invoices (workspace_id, created, id);
@@ -46,7 +48,9 @@ create table invoice_line_items (
   foreign key (workspace_id, user_id) references billing_users (workspace_id, id)
 );
 
--- The invoice as it was at each version, and the cumulative line-item diff up to it.
+-- The invoice as it was at each version it has left behind, with the cumulative diff up to that
+-- version: written when an update supersedes it, so creating an invoice writes no history. The
+-- current version is the invoice itself.
 create table invoice_versions (
   workspace_id text not null,
   invoice_id text not null,
