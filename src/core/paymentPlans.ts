@@ -5,7 +5,8 @@
 // less; a batch follows its payments and its dependencies; the flow follows its batches.
 
 export type Direction = 'inbound' | 'outbound';
-export type Remaining = { user: string; currency: string; direction: Direction; amount: bigint };
+/** `user` identifies the user; `sortKey` (the external id) orders the plan. */
+export type Remaining = { user: string; sortKey: string; currency: string; direction: Direction; amount: bigint };
 export type PlannedPayment = Remaining & { batch: number };
 
 const LABELS: Record<Direction, string> = { inbound: 'Collect payins', outbound: 'Disburse payouts' };
@@ -14,7 +15,7 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** The payments of a new plan, with batch numbers (batches without payments are left out). */
 export function planPayments(remaining: readonly Remaining[]): PlannedPayment[] {
   const positive = remaining.filter((item) => item.amount > 0n)
-    .sort((a, b) => byText(a.user, b.user) || byText(a.currency, b.currency));
+    .sort((a, b) => byText(a.sortKey, b.sortKey) || byText(a.currency, b.currency));
   const inbound = positive.filter((item) => item.direction === 'inbound');
   const outbound = positive.filter((item) => item.direction === 'outbound');
   return [

@@ -40,16 +40,6 @@ const lineItemColumns = (db: Db) => db`
   li.user_id as "userId", u.external_id as "userExternalId", li.description, li.currency,
   li.unit_price::text as "unitPrice", li.quantity, li.amount::text as amount, li.tags`;
 
-/** Claims the invoice id; undefined when it is taken (by this or a concurrent create). */
-export async function insertInvoice(db: Db, workspaceId: string, id: string, tags: Tag[], requestHash: string): Promise<InvoiceRow | undefined> {
-  const [row] = await db<InvoiceRow[]>`
-    /* insertInvoice */
-    insert into invoices (workspace_id, id, tags, request_hash) values (${workspaceId}, ${id}, ${db.json(tags)}, ${requestHash})
-    on conflict (workspace_id, id) do nothing
-    returning ${invoiceColumns(db)}`;
-  return row;
-}
-
 export async function findInvoice(db: Db, workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<InvoiceRow | undefined> {
   const [row] = await db<InvoiceRow[]>`
     /* findInvoice */
@@ -156,4 +146,29 @@ export async function invoicePayments(db: Db, workspaceId: string, invoiceId: st
     join billing_users u on u.workspace_id = a.workspace_id and u.id = a.user_id
     where a.workspace_id = ${workspaceId} and a.invoice_id = ${invoiceId}
     order by t.posted, t.created, a.position`;
+}
+
+export type InvoiceItemInput = {
+  id: string; position: number; type: string; product_ref: string; user_id: string | null; user_external_id: string | null;
+  new_user_id: string; description: string; currency: string; unit_price: string; quantity: number; amount: string; tags: Tag[];
+};
+
+export type CreateInvoiceOutcome =
+  | { outcome: 'created'; created: Date; users: Record<string, [string, string]>; products: Record<string, [string, string]> }
+  | { outcome: 'taken' }
+  | { outcome: 'unknown_product' | 'unknown_user'; indexes: number[] };
+
+/** create_invoice: the whole create in one statement; user keys are `id:<id>` or `ext:<external id>`. */
+export async function createInvoiceRow(db: Db, workspaceId: string, invoiceId: string, tags: Tag[], requestHash: string, items: readonly InvoiceItemInput[]): Promise<CreateInvoiceOutcome> {
+  try {
+    const [row] = await db<{ outcome: 'created' | 'taken'; created: Date | null; users: Record<string, [string, string]>; products: Record<string, [string, string]> }[]>`
+      /* createInvoice */
+      select outcome, invoice_created as created, users, products
+      from create_invoice(${workspaceId}, ${invoiceId}, ${db.json(tags)}, ${requestHash}, ${db.json(items as never)})`;
+    return row.outcome === 'taken' ? { outcome: 'taken' } : { outcome: 'created', created: row.created!, users: row.users, products: row.products };
+  } catch (error) {
+    const { message, detail } = error as { message?: string; detail?: string };
+    if (message === 'unknown_product' || message === 'unknown_user') return { outcome: message, indexes: JSON.parse(detail ?? '[]') as number[] };
+    throw error;
+  }
 }

@@ -14,8 +14,8 @@ export type PaymentRow = {
 
 /** What decides a flow's statuses: its invoice's line items and allocations, with transaction times. */
 export type SettlementFacts = {
-  lineItems: { invoiceId: string; userId: string; currency: string; type: 'payin' | 'payout'; amount: string }[];
-  allocations: { invoiceId: string; userId: string; currency: string; type: 'invoice_payin' | 'invoice_payout'; amount: string; transactionId: string; transactionCreated: Date }[];
+  lineItems: { invoiceId: string; userId: string; userExternalId: string; currency: string; type: 'payin' | 'payout'; amount: string }[];
+  allocations: { invoiceId: string; userId: string; userExternalId: string; currency: string; type: 'invoice_payin' | 'invoice_payout'; amount: string; transactionId: string; transactionCreated: Date }[];
   invoiceModified: Map<string, Date | null>;
 };
 
@@ -160,13 +160,15 @@ export async function settlementFacts(db: Db, workspaceId: string, invoiceIds: r
   const [lineItems, allocations, invoices] = await Promise.all([
     db<SettlementFacts['lineItems']>`
       /* settlementLineItems */
-      select invoice_id as "invoiceId", user_id as "userId", currency, type, amount::text as amount
-      from invoice_line_items where workspace_id = ${workspaceId} and invoice_id = any(${ids}::text[])`,
+      select li.invoice_id as "invoiceId", li.user_id as "userId", u.external_id as "userExternalId", li.currency, li.type, li.amount::text as amount
+      from invoice_line_items li join billing_users u on u.workspace_id = li.workspace_id and u.id = li.user_id
+      where li.workspace_id = ${workspaceId} and li.invoice_id = any(${ids}::text[])`,
     db<SettlementFacts['allocations']>`
       /* settlementAllocations */
-      select a.invoice_id as "invoiceId", a.user_id as "userId", t.currency, a.type, a.amount::text as amount,
+      select a.invoice_id as "invoiceId", a.user_id as "userId", u.external_id as "userExternalId", t.currency, a.type, a.amount::text as amount,
              t.id as "transactionId", t.created as "transactionCreated"
       from allocations a join billing_transactions t on t.workspace_id = a.workspace_id and t.id = a.transaction_id
+      join billing_users u on u.workspace_id = a.workspace_id and u.id = a.user_id
       where a.workspace_id = ${workspaceId} and a.invoice_id = any(${ids}::text[])
       order by t.created, t.id, a.position`,
     db<{ id: string; modified: Date | null }[]>`

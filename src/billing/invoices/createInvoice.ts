@@ -1,39 +1,65 @@
 import { checkTagList } from '../../core/billingTags.js';
 import { DomainError } from '../../core/errors.js';
 import { fingerprint } from '../../core/fingerprint.js';
-import { insertInvoice, insertLineItems } from '../../db/invoices.js';
+import { newId } from '../../core/ids.js';
+import { resolvePrice, type ResolvedPrice } from '../../core/prices.js';
+import { createInvoiceRow, findInvoice, type InvoiceRow, type LineItemRow } from '../../db/invoices.js';
 import type { Handler, RequestBody } from '../handler.js';
 import { currentInvoice } from './currentInvoice.js';
-import { checkSpecs, completeLineItems, lookUpReferences, type NewLineItemSpec } from './newLineItems.js';
-import { presentInvoice, type Invoice } from './present.js';
+import { checkReferences, checkSpecs, lookUpReferences, unknownProducts, unknownUsers, type NewLineItemSpec } from './newLineItems.js';
+import { presentInvoice } from './present.js';
 
 type Body = RequestBody<'createInvoice'>;
 
 /**
- * Creates an invoice at version 1 from either request form. The invoice id is the idempotency
- * key: claimed first, so an identical replay answers 200 and another body 409 before any check.
+ * Creates an invoice at version 1 from either request form, in one statement (create_invoice).
+ * The invoice id is the idempotency key: claimed first, so an identical replay answers 200 and
+ * another body 409 before any other check; then unknown products and users; then prices.
  */
 export const createInvoice: Handler<'createInvoice'> = async ({ sql, caller, body }) => {
   const workspaceId = caller.workspaceId;
   const { invoiceId, specs, tags } = readCreate(body);
   const requestHash = fingerprint(body);
-  const outcome = await sql.begin(async (tx): Promise<{ invoice: Invoice } | { replayOf: string }> => {
-    const invoiceTags = checkTagList(tags, '/body/tags');
-    const lineTags = checkSpecs(specs);
-    // The claim and the lookups travel together; the lookups are only used once the claim holds.
-    const [claimed, references] = await Promise.all([
-      insertInvoice(tx, workspaceId, invoiceId, invoiceTags, requestHash), lookUpReferences(tx, workspaceId, specs)]);
-    if (!claimed) return { replayOf: invoiceId };
-    const items = await completeLineItems(tx, workspaceId, invoiceId, specs, lineTags, references, 1);
-    await insertLineItems(tx, workspaceId, invoiceId, items);
-    return { invoice: presentInvoice(claimed, items) };
-  });
-  if ('invoice' in outcome) return { status: 201, body: { data: outcome.invoice } };
-  const current = await currentInvoice(sql, workspaceId, outcome.replayOf);
-  if (current.row.requestHash !== requestHash) {
-    throw new DomainError('idempotency_key_reused', 'This idempotency key was already used with a different request body.');
+  const invoiceTags = checkTagList(tags, '/body/tags');
+  const lineTags = checkSpecs(specs);
+  const replay = async () => {
+    const current = await currentInvoice(sql, workspaceId, invoiceId);
+    if (current.row.requestHash !== requestHash) {
+      throw new DomainError('idempotency_key_reused', 'This idempotency key was already used with a different request body.');
+    }
+    return { status: 200 as const, body: { data: current.invoice } };
+  };
+
+  let prices: ResolvedPrice[];
+  try {
+    prices = specs.map((spec) => resolvePrice(spec.price, spec.deprecatedAmount, spec.pointer));
+  } catch (priceError) {
+    // A bad price is a business rule: the key and the references are answered before it.
+    if (await findInvoice(sql, workspaceId, invoiceId)) return replay();
+    checkReferences(specs, await lookUpReferences(sql, workspaceId, specs));
+    throw priceError;
   }
-  return { status: 200, body: { data: current.invoice } };
+
+  const items = specs.map((spec, index) => ({
+    id: newId('li'), position: index + 1, type: spec.type, product_ref: spec.productRef,
+    user_id: 'id' in spec.user ? spec.user.id : null, user_external_id: 'externalId' in spec.user ? spec.user.externalId : null,
+    new_user_id: newId('user'), description: spec.description, currency: spec.currency,
+    unit_price: prices[index].unitPrice.toString(), quantity: prices[index].quantity, amount: prices[index].amount.toString(), tags: lineTags[index],
+  }));
+  const result = await createInvoiceRow(sql, workspaceId, invoiceId, invoiceTags, requestHash, items);
+  if (result.outcome === 'taken') return replay();
+  if (result.outcome !== 'created') throw (result.outcome === 'unknown_product' ? unknownProducts : unknownUsers)(specs, result.indexes);
+  // Answered from what was written, without reading it back.
+  const row: InvoiceRow = { workspaceId, id: invoiceId, version: 1, tags: invoiceTags, requestHash, created: result.created, modified: null, diff: null };
+  const lineItems: LineItemRow[] = items.map((item) => {
+    const [productId, productCode] = result.products[item.product_ref];
+    const [userId, userExternalId] = result.users[item.user_id !== null ? `id:${item.user_id}` : `ext:${item.user_external_id}`];
+    return {
+      invoiceId, id: item.id, position: item.position, type: item.type as LineItemRow['type'], productId, productCode, userId, userExternalId,
+      description: item.description, currency: item.currency, unitPrice: item.unit_price, quantity: item.quantity, amount: item.amount, tags: item.tags,
+    };
+  });
+  return { status: 201, body: { data: presentInvoice(row, lineItems) } };
 };
 
 /** Both forms as one: the invoice id, line item specs with their pointers, and tags. */

@@ -55,16 +55,7 @@ export async function lookUpReferences(db: Db, workspaceId: string, specs: reado
 export async function completeLineItems(
   db: Db, workspaceId: string, invoiceId: string, specs: readonly NewLineItemSpec[], tags: Tag[][], { products, usersById }: References, firstPosition: number,
 ): Promise<LineItemRow[]> {
-  const missingProducts = specs.filter((spec) => !products.has(spec.productRef));
-  if (missingProducts.length > 0) {
-    throw new DomainError('unknown_product', `Product ${missingProducts[0].productRef} does not exist.`, {
-      violations: missingProducts.map((spec) => ({ pointer: `${spec.pointer}/product_id`, message: `product ${spec.productRef} does not exist` })),
-    });
-  }
-  const missingUsers: Violation[] = specs.flatMap((spec) => ('id' in spec.user && !usersById.has(spec.user.id)
-    ? [{ pointer: `${spec.pointer}/user/id`, message: `user ${spec.user.id} does not exist` }] : []));
-  if (missingUsers.length > 0) throw new DomainError('unknown_user', `No user with id ${missingUsers[0].message.split(' ')[1]}.`, { violations: missingUsers });
-
+  checkReferences(specs, { products, usersById });
   const prices = specs.map((spec) => resolvePrice(spec.price, spec.deprecatedAmount, spec.pointer));
   const usersByExternalId = await ensureUsers(db, workspaceId, specs.flatMap((spec) => ('externalId' in spec.user ? [spec.user.externalId] : [])));
   return specs.map((spec, index) => {
@@ -78,4 +69,26 @@ export async function completeLineItems(
       tags: tags[index],
     };
   });
+}
+
+/** Throws `unknown_product`, then `unknown_user`, for references the lookups did not find. */
+export function checkReferences(specs: readonly NewLineItemSpec[], { products, usersById }: References): void {
+  const missingProducts = specs.flatMap((spec, index) => (products.has(spec.productRef) ? [] : [index]));
+  if (missingProducts.length > 0) throw unknownProducts(specs, missingProducts);
+  const missingUsers = specs.flatMap((spec, index) => ('id' in spec.user && !usersById.has(spec.user.id) ? [index] : []));
+  if (missingUsers.length > 0) throw unknownUsers(specs, missingUsers);
+}
+
+/** `unknown_product` for the specs at these indexes. */
+export function unknownProducts(specs: readonly NewLineItemSpec[], indexes: readonly number[]): DomainError {
+  return new DomainError('unknown_product', `Product ${specs[indexes[0]].productRef} does not exist.`, {
+    violations: indexes.map((index) => ({ pointer: `${specs[index].pointer}/product_id`, message: `product ${specs[index].productRef} does not exist` })),
+  });
+}
+
+/** `unknown_user` for the specs at these indexes (users named by an id that does not exist). */
+export function unknownUsers(specs: readonly NewLineItemSpec[], indexes: readonly number[]): DomainError {
+  const idOf = (index: number) => (specs[index].user as { id: string }).id;
+  const violations: Violation[] = indexes.map((index) => ({ pointer: `${specs[index].pointer}/user/id`, message: `user ${idOf(index)} does not exist` }));
+  return new DomainError('unknown_user', `No user with id ${idOf(indexes[0])}.`, { violations });
 }

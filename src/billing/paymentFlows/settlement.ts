@@ -16,15 +16,17 @@ const keyOf = (userId: string, currency: string, direction: Direction) => `${use
 /** What each user still owes (inbound) or is owed (outbound) on the invoice, per currency. */
 export function remainingOnInvoice(facts: SettlementFacts, invoiceId: string): Remaining[] {
   const sums = new Map<string, Remaining>();
-  const add = (userId: string, currency: string, direction: Direction, amount: bigint) => {
+  const add = (userId: string, externalId: string, currency: string, direction: Direction, amount: bigint) => {
     const key = keyOf(userId, currency, direction);
-    const entry = sums.get(key) ?? { user: userId, currency, direction, amount: 0n };
+    const entry = sums.get(key) ?? { user: userId, sortKey: externalId, currency, direction, amount: 0n };
     entry.amount += amount;
     sums.set(key, entry);
   };
-  for (const item of facts.lineItems) if (item.invoiceId === invoiceId) add(item.userId, item.currency, directionOf(item.type), BigInt(item.amount));
+  for (const item of facts.lineItems) {
+    if (item.invoiceId === invoiceId) add(item.userId, item.userExternalId, item.currency, directionOf(item.type), BigInt(item.amount));
+  }
   for (const allocation of facts.allocations) {
-    if (allocation.invoiceId === invoiceId) add(allocation.userId, allocation.currency, directionOf(allocation.type), -BigInt(allocation.amount));
+    if (allocation.invoiceId === invoiceId) add(allocation.userId, allocation.userExternalId, allocation.currency, directionOf(allocation.type), -BigInt(allocation.amount));
   }
   return [...sums.values()];
 }
