@@ -100,12 +100,13 @@ export async function insertPayments(db: Db, workspaceId: string, flowId: string
     })) as never)}) as t(id text, batch integer, position integer, direction text, user_id text, currency text, amount numeric, payment_account_id text)`;
 }
 
-/** The flows settling an invoice, locked: their plans change with the invoice's balances. */
-export async function lockFlowsOfInvoice(db: Db, workspaceId: string, invoiceId: string): Promise<PaymentFlowRow[]> {
+/** The flows settling these invoices, locked in id order: their plans change with the invoices' balances. */
+export async function lockFlowsOfInvoices(db: Db, workspaceId: string, invoiceIds: readonly string[]): Promise<PaymentFlowRow[]> {
+  if (invoiceIds.length === 0) return [];
   return db<PaymentFlowRow[]>`
-    /* lockFlowsOfInvoice */
+    /* lockFlowsOfInvoices */
     select ${flowColumns(db)} from payment_flows f
-    where f.workspace_id = ${workspaceId} and f.invoice_id = ${invoiceId} order by f.id for update`;
+    where f.workspace_id = ${workspaceId} and f.invoice_id = any(${invoiceIds as string[]}::text[]) order by f.id for update`;
 }
 
 export async function updatePayments(db: Db, workspaceId: string, changes: readonly { id: string; batch: number; amount: string; modified: Date; completedAt: Date | null }[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { planPayments } from '../../core/paymentPlans.js';
 import {
-  bumpPlan, ensurePaymentAccounts, insertPayments, lockFlowsOfInvoice, paymentsOfFlows, settlementFacts, updatePayments, type PaymentRow,
+  bumpPlan, ensurePaymentAccounts, insertPayments, lockFlowsOfInvoices, paymentsOfFlows, settlementFacts, updatePayments, type PaymentFlowRow, type PaymentRow,
 } from '../../db/paymentFlows.js';
 import type { Db } from '../../db/sql.js';
 import { remainingOnInvoice } from './settlement.js';
@@ -13,8 +13,19 @@ import { remainingOnInvoice } from './settlement.js';
 
 const keyOf = (userId: string, currency: string, direction: string) => `${userId}|${currency}|${direction}`;
 
+/** After allocations to these invoices: completes the payments they settle (no new plan). */
+export async function followInvoices(db: Db, workspaceId: string, invoiceIds: readonly string[], moment: Date): Promise<void> {
+  const flows = await lockFlowsOfInvoices(db, workspaceId, [...new Set(invoiceIds)]);
+  for (const invoiceId of [...new Set(flows.map((flow) => flow.invoiceId))].sort()) {
+    await followFlows(db, workspaceId, invoiceId, flows.filter((flow) => flow.invoiceId === invoiceId), moment, false);
+  }
+}
+
 export async function followInvoice(db: Db, workspaceId: string, invoiceId: string, moment: Date, regenerate: boolean): Promise<void> {
-  const flows = await lockFlowsOfInvoice(db, workspaceId, invoiceId);
+  await followFlows(db, workspaceId, invoiceId, await lockFlowsOfInvoices(db, workspaceId, [invoiceId]), moment, regenerate);
+}
+
+async function followFlows(db: Db, workspaceId: string, invoiceId: string, flows: readonly PaymentFlowRow[], moment: Date, regenerate: boolean): Promise<void> {
   if (flows.length === 0) return;
   const [facts, payments] = await Promise.all([settlementFacts(db, workspaceId, [invoiceId]), paymentsOfFlows(db, workspaceId, flows.map((flow) => flow.id))]);
   const remaining = remainingOnInvoice(facts, invoiceId);

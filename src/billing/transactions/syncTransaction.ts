@@ -10,7 +10,7 @@ import {
   insertTransaction, type ExternalAccount, type TransactionRow,
 } from '../../db/transactions.js';
 import type { Handler, RequestBody } from '../handler.js';
-import { followInvoice } from '../paymentFlows/replan.js';
+import { followInvoices } from '../paymentFlows/replan.js';
 import { presentTransaction } from './present.js';
 
 type Body = RequestBody<'syncTransaction'>;
@@ -39,8 +39,8 @@ export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller,
 
   try {
     const written = await sql.begin(async (tx) => {
-      const account = await resolveAccount(tx, workspaceId, body.account);
-      const allocations = await resolveAllocations(tx, workspaceId, body);
+      // The account and the allocations' references are resolved together (pipelined).
+      const [account, allocations] = await Promise.all([resolveAccount(tx, workspaceId, body.account), resolveAllocations(tx, workspaceId, body)]);
       const allocated = body.allocations.reduce((sum, allocation) => sum + BigInt(allocation.amount), 0n);
       const magnitude = amount < 0n ? -amount : amount;
       if (allocated > magnitude) {
@@ -55,9 +55,7 @@ export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller,
       const times = await insertTransaction(tx, workspaceId, transaction);
       if (!times) throw new TakenMeanwhile();
       // Payments of flows on these invoices complete with this transaction when it settles them.
-      for (const invoiceId of [...new Set(allocations.map((allocation) => allocation.invoiceId))].sort()) {
-        await followInvoice(tx, workspaceId, invoiceId, times.created, false);
-      }
+      await followInvoices(tx, workspaceId, allocations.map((allocation) => allocation.invoiceId), times.created);
       return { transaction, account, times };
     });
     // Answered from what was written, without reading it back.
@@ -90,14 +88,16 @@ async function resolveAccount(db: Db, workspaceId: string, ref: Body['account'])
 
 /** Invoices must exist and users given by id too; users given by external id are created. */
 async function resolveAllocations(db: Db, workspaceId: string, body: Body) {
-  const invoices = await existingInvoiceIds(db, workspaceId, body.allocations.map((allocation) => allocation.invoice_id));
+  const [invoices, usersById] = await Promise.all([
+    existingInvoiceIds(db, workspaceId, body.allocations.map((allocation) => allocation.invoice_id)),
+    findUsersById(db, workspaceId, body.allocations.flatMap((allocation) => ('id' in allocation.user ? [allocation.user.id] : []))),
+  ]);
   const unknownInvoices: Violation[] = body.allocations.flatMap((allocation, index) => (invoices.has(allocation.invoice_id) ? []
     : [{ pointer: `/body/allocations/${index}/invoice_id`, message: `invoice ${allocation.invoice_id} does not exist` }]));
   if (unknownInvoices.length > 0) {
     const first = body.allocations.find((allocation) => !invoices.has(allocation.invoice_id))!;
     throw new DomainError('unknown_invoice', `Invoice ${first.invoice_id} does not exist.`, { violations: unknownInvoices });
   }
-  const usersById = await findUsersById(db, workspaceId, body.allocations.flatMap((allocation) => ('id' in allocation.user ? [allocation.user.id] : [])));
   const unknownUsers: Violation[] = body.allocations.flatMap((allocation, index) => ('id' in allocation.user && !usersById.has(allocation.user.id)
     ? [{ pointer: `/body/allocations/${index}/user/id`, message: `user ${allocation.user.id} does not exist` }] : []));
   if (unknownUsers.length > 0) throw new DomainError('unknown_user', 'An allocation names a user id that does not exist.', { violations: unknownUsers });
