@@ -4,18 +4,21 @@ import { createBillingApi } from './billing/api.js';
 import type { Sql } from './db/sql.js';
 import { readBodies, requireReadableBody } from './http/bodies.js';
 import type { AppState } from './http/context.js';
-import { OPENAPI_PATH, SDL_PATH, serveContract } from './http/contracts.js';
+import { SDL_PATH, serveContract, serveOpenApi } from './http/contracts.js';
+import { corsPolicy } from './http/cors.js';
 import { errorResponses, methodNotAllowed } from './http/errors.js';
 import { healthz, readyz } from './http/health.js';
 import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE, inFlightLimiter } from './http/inFlight.js';
 import type { Logger } from './http/log.js';
 import { oauthToken } from './http/oauthToken.js';
+import { requestMetrics, serveMetrics } from './http/metrics.js';
 import { requestLog } from './http/requestLog.js';
 import { graphqlAuth } from './ledger/graphqlAuth.js';
 import { graphqlErrors } from './ledger/graphqlErrors.js';
 import { graphqlEndpoint } from './ledger/graphqlHttp.js';
 import { buildLedgerSchema } from './ledger/schema.js';
 import { cursorSigner } from './core/cursors.js';
+import { DEFAULT_CORS_ORIGINS } from './config.js';
 
 export type AppOptions = {
   sql: Sql;
@@ -26,6 +29,10 @@ export type AppOptions = {
   documentCacheSize?: number;
   /** Requests one workspace may have in flight on this process; more get 429 too_many_requests. */
   maxInFlightPerWorkspace?: number;
+  /** Browser origins allowed to call the API (CORS); default: local pages on any port. */
+  corsOrigins?: readonly string[];
+  /** The base URL clients reach Tally at (behind a proxy); default: each request's own. */
+  publicUrl?: string;
 };
 
 /** Middleware order and routes; no logic lives here. */
@@ -37,9 +44,10 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const router = new Router<AppState>();
   router.post('/oauth2/token', oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds, log }));
   router.get('/healthz', healthz);
+  router.get('/metrics', serveMetrics);
   router.get('/readyz', readyz(sql));
   router.get('/schema.graphql', serveContract(SDL_PATH, 'text/plain; charset=utf-8'));
-  router.get('/openapi.yaml', serveContract(OPENAPI_PATH, 'application/yaml; charset=utf-8'));
+  router.get('/openapi.yaml', serveOpenApi(options.publicUrl));
   const graphql = graphqlEndpoint({
     schema: buildLedgerSchema(), sql, log, cursors: cursorSigner(signingKey), documentCacheSize: options.documentCacheSize,
   });
@@ -47,7 +55,10 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
 
   const billing = await createBillingApi({ sql, signingKey, limiter });
 
+  app.use(requestMetrics());
   app.use(requestLog(log));
+  // Before the error responses, so that refusals carry CORS headers too and pages can read them.
+  app.use(corsPolicy(options.corsOrigins ?? DEFAULT_CORS_ORIGINS));
   app.use(errorResponses(log));
   app.use(limiter.middleware);
   app.use(readBodies());

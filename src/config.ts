@@ -19,7 +19,15 @@ export type Config = {
   /** Requests one workspace may have in flight on this process before getting 429. */
   maxInFlightPerWorkspace: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Origins whose pages may call the API from a browser (CORS): exact origins, `*` ports, or `*`. */
+  corsOrigins: string[];
+  /** The base URL clients reach Tally at, behind a proxy; absent: taken from each request. */
+  publicUrl?: string;
 };
+
+/** A local frontend on any port may call the sandbox with a bearer token. */
+export const DEFAULT_CORS_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
+const CORS_ORIGIN = /^(\*|https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:(\d{1,5}|\*))?|https?:\/\/\[[0-9a-fA-F:]+\](:(\d{1,5}|\*))?)$/;
 
 export class ConfigError extends Error {}
 
@@ -47,6 +55,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of debug, info, warn, error, got '${env.LOG_LEVEL}'`);
   }
+  const corsOrigins = env.CORS_ORIGINS === undefined ? DEFAULT_CORS_ORIGINS
+    : env.CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (!CORS_ORIGIN.test(origin)) problems.push(`CORS_ORIGINS entries are origins like https://app.example.com, http://localhost:*, or *; got '${origin}'`);
+  }
+  const publicUrl = env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined;
+  if (publicUrl && !/^https?:\/\/[A-Za-z0-9.\-[\]:]+(\/[A-Za-z0-9._~\-/]*)?$/.test(publicUrl)) {
+    problems.push(`PUBLIC_URL must be an http(s) URL without query or fragment, got '${env.PUBLIC_URL}'`);
+  }
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
@@ -67,6 +84,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 10_000, 100, 600_000),
     maxInFlightPerWorkspace: integer('WORKSPACE_MAX_IN_FLIGHT', DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE, 1, 10_000),
     logLevel,
+    corsOrigins,
+    publicUrl,
   };
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;

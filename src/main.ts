@@ -35,7 +35,7 @@ async function main(): Promise<void> {
 
   const app = await createApp({
     sql, signingKey: await tokenSigningKey(sql), tokenTtlSeconds: config.tokenTtlSeconds, log,
-    maxInFlightPerWorkspace: config.maxInFlightPerWorkspace,
+    maxInFlightPerWorkspace: config.maxInFlightPerWorkspace, corsOrigins: config.corsOrigins, publicUrl: config.publicUrl,
   });
   const server = app.listen(config.port, config.host);
   answerMalformedRequests(server);

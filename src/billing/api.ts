@@ -47,7 +47,8 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; 
       ctx.set('Allow', allowedMethods(backend, c.request.path).join(', '));
       throw methodNotAllowed();
     },
-    validationFail: (c: OperationContext) => {
+    validationFail: (c: OperationContext, ctx: AppContext) => {
+      ctx.state.operation = c.operation?.operationId;
       const errors = closestAlternatives(c.validation.errors ?? []);
       const violations = errors.map(toViolation);
       const substantive = errors.filter((error) => !COMBINATORS.has(error.keyword));
@@ -72,6 +73,7 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; 
   });
   for (const [operationId, handler] of Object.entries(handlers)) {
     backend.register(operationId, async (c: OperationContext, ctx: AppContext) => {
+      ctx.state.operation = operationId;
       const reply = await (handler as (input: unknown) => Promise<{ status: number; body: unknown }>)({
         body: c.request.requestBody,
         path: c.request.params,

@@ -10,6 +10,8 @@ export type AppState = {
   bodyError?: unknown;
   /** Gives back the caller's in-flight slot (inFlight.ts); set once the request was admitted. */
   releaseSlot?: () => void;
+  /** The operation served (a billing operationId, `graphql`, a route), for metrics. */
+  operation?: string;
 };
 
 export type AppContext = ParameterizedContext<AppState, Context>;

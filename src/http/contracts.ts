@@ -13,3 +13,21 @@ export function serveContract(file: URL, contentType: string): Middleware<AppSta
     ctx.body = text;
   };
 }
+
+/** The origin the contract file names; every server URL and the token URL start with it. */
+const SPEC_ORIGIN = 'http://localhost:8080';
+const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * Serves the billing contract naming the base URL the caller reached (or PUBLIC_URL behind a
+ * proxy) in `servers` and the OAuth2 token URL, so a client generated from it points here.
+ * A Host header that is not a plain host[:port] falls back to the file's own URLs.
+ */
+export function serveOpenApi(publicUrl: string | undefined): Middleware<AppState> {
+  const text = fs.readFileSync(OPENAPI_PATH, 'utf8');
+  return (ctx) => {
+    const base = publicUrl ?? (SAFE_HOST.test(ctx.host) ? `${ctx.protocol}://${ctx.host}` : SPEC_ORIGIN);
+    ctx.type = 'application/yaml; charset=utf-8';
+    ctx.body = text.replaceAll(SPEC_ORIGIN, base);
+  };
+}

@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { getOperationAST, GraphQLError, type GraphQLSchema } from 'graphql';
 import { createHandler, parseRequestParams, type Request as GraphqlRequest } from 'graphql-http';
 import type { Middleware } from 'koa';
 import { findUnstorableText } from '../core/text.js';
 import { expectedFailure } from '../db/errors.js';
 import type { AppState } from '../http/context.js';
 import type { Logger } from '../http/log.js';
+import { countGraphqlOperation, graphqlOperationName } from '../http/metrics.js';
 import { createGqlContext, type GqlContext, type GqlServices } from './context.js';
 import { createDocumentCache } from './documentCache.js';
 import { graphqlErrorBody, responseMediaType, transportError } from './graphqlErrors.js';
@@ -25,7 +26,11 @@ export function graphqlEndpoint(options: GqlServices & { schema: GraphQLSchema; 
     validate: cache.validate,
     parseRequestParams: parseAndCheckParams,
     context: (req) => createGqlContext(options, req.context.caller!, req.context.requestId),
-    onOperation: (req, _args, result) => {
+    onOperation: (req, args, result) => {
+      // Metrics: the operation by its (bounded) name and its type.
+      const operation = getOperationAST(args.document, args.operationName);
+      const name = graphqlOperationName(args.operationName ?? operation?.name?.value);
+      countGraphqlOperation(name, operation?.operation ?? 'unknown');
       if (!result.errors) return;
       return { ...result, errors: result.errors.map((error) => publicError(error, req.context.requestId, options.log)) };
     },

@@ -1,0 +1,70 @@
+import type { Middleware } from 'koa';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { AppState } from './context.js';
+
+// Prometheus metrics of this process (prom-client): requests by operation and status with a
+// latency histogram, GraphQL operations by name, ledger postings. One registry per process.
+
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry, prefix: 'tally_' });
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const requests = new Counter({
+  name: 'tally_http_requests_total', help: 'HTTP requests answered, by operation, method and status.',
+  labelNames: ['operation', 'method', 'status'] as const, registers: [registry],
+});
+const requestDuration = new Histogram({
+  name: 'tally_http_request_duration_seconds', help: 'Time to answer an HTTP request, by operation.',
+  labelNames: ['operation'] as const, buckets: LATENCY_BUCKETS, registers: [registry],
+});
+const graphqlOperations = new Counter({
+  name: 'tally_graphql_operations_total', help: 'GraphQL operations executed, by operation name and type.',
+  labelNames: ['operation_name', 'operation_type'] as const, registers: [registry],
+});
+export const entriesPosted = new Counter({
+  name: 'tally_ledger_entries_posted_total', help: 'Ledger entries written (replays and refusals excluded).', registers: [registry],
+});
+export const postingDuration = new Histogram({
+  name: 'tally_ledger_posting_duration_seconds', help: 'Time of the posting statement(s) of one addLedgerEntry or addLedgerEntries call.',
+  buckets: LATENCY_BUCKETS, registers: [registry],
+});
+
+// Operation names come from clients: only well-formed ones, and only so many, become labels.
+const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const MAX_NAMES = 200;
+const seenNames = new Set<string>();
+
+export function graphqlOperationName(name: string | null | undefined): string {
+  if (!name) return 'anonymous';
+  if (!NAME.test(name)) return 'other';
+  if (!seenNames.has(name) && seenNames.size >= MAX_NAMES) return 'other';
+  seenNames.add(name);
+  return name;
+}
+
+export function countGraphqlOperation(name: string, type: string): void {
+  graphqlOperations.inc({ operation_name: name, operation_type: type });
+}
+
+/** Records every request once answered; `ctx.state.operation` is set by the API that served it. */
+export function requestMetrics(): Middleware<AppState> {
+  return async (ctx, next) => {
+    const stop = requestDuration.startTimer();
+    try {
+      await next();
+    } finally {
+      // Paths come from clients: a label is an operation id or a matched route, never a raw path.
+      const route = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
+      const operation = ctx.state.operation ?? (typeof route === 'string' ? route : ctx.status === 404 ? 'unknown_route' : 'other');
+      stop({ operation });
+      requests.inc({ operation, method: ctx.method, status: String(ctx.status) });
+    }
+  };
+}
+
+/** GET /metrics in the Prometheus text format. */
+export const serveMetrics: Middleware<AppState> = async (ctx) => {
+  ctx.type = registry.contentType;
+  ctx.body = await registry.metrics();
+};
