@@ -42,10 +42,11 @@ test: install ## Type-check, then run every test (spec lint, drift check, unit, 
 fuzz: install ## Fuzz every operation with bad requests (FUZZ_REQUESTS=20000, FUZZ_SEED); writes bench/results/fuzz.md
 	$(NODE_TS) bench/fuzz.ts
 
-mock: install ## Stateless mocks: billing REST (Prism) on 4010, ledger GraphQL on 4011
-	@$(BIN)/prism mock -h 127.0.0.1 -p $${MOCK_REST_PORT:-4010} spec/billing.openapi.yaml & rest=$$!; \
+mock: install ## Stateless mocks: billing REST on 4010 (Tally's validation in front of Prism), ledger GraphQL on 4011
+	@$(BIN)/prism mock -h 127.0.0.1 -p $${MOCK_PRISM_PORT:-4012} spec/billing.openapi.yaml & prism=$$!; \
+	PRISM_URL=http://127.0.0.1:$${MOCK_PRISM_PORT:-4012} MOCK_REST_PORT=$${MOCK_REST_PORT:-4010} $(NODE_TS) src/mock/billingMock.ts & rest=$$!; \
 	MOCK_GRAPHQL_PORT=$${MOCK_GRAPHQL_PORT:-4011} $(NODE_TS) src/mock/ledgerMock.ts & graphql=$$!; \
-	trap 'kill $$rest $$graphql 2>/dev/null' EXIT INT TERM; \
+	trap 'kill $$prism $$rest $$graphql 2>/dev/null' EXIT INT TERM; \
 	wait
 
 admin: install ## Manage workspaces and API clients: make admin ARGS="help"

@@ -21,16 +21,23 @@ const CURRENT_PREFIX = '/billing';
 
 export type BillingApi = { middleware: Middleware<AppState>; backend: OpenAPI31Backend };
 
+/** How the mock answers a request that passed routing, the bearer check and validation. */
+export type MockAnswer = (operationId: OperationId, c: OperationContext, ctx: AppContext) => Promise<void>;
+
+type ServerOptions = { sql: Sql; signingKey: Buffer; limiter: InFlightLimiter; mock?: undefined };
+/** The mock shares routing, validation and error answers with the server; any bearer token passes. */
+type MockOptions = { mock: MockAnswer };
+
 /**
  * The REST billing API, driven by spec/billing.openapi.yaml: the spec's paths route, its security
  * schemes authenticate, its schemas validate; handlers only see valid, authenticated input.
  * Routes are served under /billing (current form) and unprefixed (earlier form).
  */
-export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; limiter: InFlightLimiter }): Promise<BillingApi> {
+export async function createBillingApi(options: ServerOptions | MockOptions): Promise<BillingApi> {
   const backend = new OpenAPI31Backend({ definition: billingRoutesOf(loadSpec()), validate: true });
-  const cursors = cursorSigner(options.signingKey);
 
   const authenticate = (_c: OperationContext, ctx: AppContext) => {
+    if (options.mock) return /^Bearer \S+$/.test(ctx.get('authorization'));
     ctx.state.caller = callerOf(ctx.get('authorization'), options.signingKey);
     return Boolean(ctx.state.caller);
   };
@@ -60,7 +67,7 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; 
     // Runs once the route is known and the caller checked: only then do body problems count.
     postSecurityHandler: (c: OperationContext, ctx: AppContext) => {
       if (!c.security?.authorized) return;
-      options.limiter.admit(ctx);
+      if (!options.mock) options.limiter.admit(ctx);
       if (hasUnreadableBody(ctx)) {
         throw new DomainError('unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
       }
@@ -71,20 +78,11 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; 
       throw new DomainError('not_implemented', `${c.operation.operationId} is not available in this version of Tally yet.`);
     },
   });
-  for (const [operationId, handler] of Object.entries(handlers)) {
-    backend.register(operationId, async (c: OperationContext, ctx: AppContext) => {
-      ctx.state.operation = operationId;
-      const reply = await (handler as (input: unknown) => Promise<{ status: number; body: unknown }>)({
-        body: c.request.requestBody,
-        path: c.request.params,
-        query: c.request.query,
-        caller: ctx.state.caller,
-        sql: options.sql,
-        cursors,
-      });
-      ctx.status = reply.status;
-      ctx.body = reply.body;
-    });
+  if (options.mock) {
+    const answer = options.mock;
+    for (const operationId of billingOperationIds()) backend.register(operationId, (c: OperationContext, ctx: AppContext) => answer(operationId, c, ctx));
+  } else {
+    registerHandlers(backend, options);
   }
   await backend.init();
 
@@ -103,6 +101,26 @@ export async function createBillingApi(options: { sql: Sql; signingKey: Buffer; 
     );
   };
   return { middleware, backend };
+}
+
+/** The real handlers: validated, authenticated input in, a typed reply out. */
+function registerHandlers(backend: OpenAPI31Backend, options: ServerOptions): void {
+  const cursors = cursorSigner(options.signingKey);
+  for (const [operationId, handler] of Object.entries(handlers)) {
+    backend.register(operationId, async (c: OperationContext, ctx: AppContext) => {
+      ctx.state.operation = operationId;
+      const reply = await (handler as (input: unknown) => Promise<{ status: number; body: unknown }>)({
+        body: c.request.requestBody,
+        path: c.request.params,
+        query: c.request.query,
+        caller: ctx.state.caller,
+        sql: options.sql,
+        cursors,
+      });
+      ctx.status = reply.status;
+      ctx.body = reply.body;
+    });
+  }
 }
 
 export function loadSpec(): Document {

@@ -58,7 +58,8 @@ export function loadExampleCases(spec: Json = loadSpec()): ExampleCase[] {
           method: method.toUpperCase(),
           path: route,
           billing: !item.servers,
-          security: security.length === 0 ? 'none' : security.some((s: Json) => 'basicAuth' in s) ? 'basic' : 'bearer',
+          security: security.length === 0 || response.credentials === 'none' ? 'none'
+            : security.some((s: Json) => 'basicAuth' in s) ? 'basic' : 'bearer',
           mediaType,
           pathParams: Object.fromEntries(params.filter((p: Json) => p.in === 'path').map((p: Json) => [p.name, valueOf(p)])),
           query: Object.fromEntries(params.filter((p: Json) => p.in === 'query' && valueOf(p) !== undefined)
@@ -76,13 +77,14 @@ export function loadExampleCases(spec: Json = loadSpec()): ExampleCase[] {
 
 /** Response examples of an operation by name, with the status they are declared under. */
 function responseExamples(spec: Json, operation: Json) {
-  const found = new Map<string, { status: number; value: unknown; description?: string }>();
+  const found = new Map<string, { status: number; value: unknown; description?: string; credentials?: string }>();
   for (const [status, raw] of Object.entries<Json>(operation.responses)) {
     const response = deref(spec, raw);
     for (const media of Object.values<Json>(response.content ?? {})) {
       for (const [name, example] of Object.entries<Json>(media.examples ?? {})) {
         if (found.has(name)) throw new Error(`${operation.operationId}: example ${name} appears under two statuses`);
-        found.set(name, { status: Number(status), value: deref(spec, example).value, description: example.description });
+        const resolved = deref(spec, example);
+        found.set(name, { status: Number(status), value: resolved.value, description: example.description, credentials: resolved['x-tally-credentials'] });
       }
     }
   }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createBillingMock } from '../../src/mock/billingMock.js';
 import { createMockServer } from '../../src/mock/ledgerMock.js';
 import { loadSpec } from '../contract/billingExamples.js';
 import { freePort } from '../support/ports.js';
@@ -31,22 +32,35 @@ describe('make mock', () => {
     }
   });
 
-  it('Prism serves the billing contract with its named examples', async () => {
-    const port = await freePort();
-    const prism = spawn(path.join(root, 'node_modules/.bin/prism'), ['mock', '-h', '127.0.0.1', '-p', String(port), 'spec/billing.openapi.yaml'],
+  it('the billing mock refuses like the server and answers valid requests with the named examples, under both prefixes', async () => {
+    const prismPort = await freePort();
+    const prism = spawn(path.join(root, 'node_modules/.bin/prism'), ['mock', '-h', '127.0.0.1', '-p', String(prismPort), 'spec/billing.openapi.yaml'],
       { cwd: root, stdio: 'ignore' });
+    const mock = (await createBillingMock(`http://127.0.0.1:${prismPort}`)).listen(0, '127.0.0.1');
+    await new Promise((resolve) => mock.once('listening', resolve));
+    const base = `http://127.0.0.1:${(mock.address() as AddressInfo).port}`;
+    const auth = { authorization: 'Bearer anything', 'content-type': 'application/json' };
     try {
-      const base = `http://127.0.0.1:${port}`;
-      await waitFor(async () => (await fetch(`${base}/healthz`)).ok);
-      const response = await fetch(`${base}/products`, { headers: { authorization: 'Bearer any' } });
-      expect(response.status).toBe(200);
-      const example = loadSpec().paths['/products'].get.responses['200'].content['application/json'].examples.catalogue.value;
-      expect(await response.json()).toEqual(example);
-      const invalid = await fetch(`${base}/products`, {
-        method: 'POST', headers: { authorization: 'Bearer any', 'content-type': 'application/json' }, body: '{"code":"x"}',
-      });
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${prismPort}/healthz`)).ok);
+      const spec = loadSpec();
+      for (const prefix of ['/billing', '']) {
+        const response = await fetch(`${base}${prefix}/products`, { headers: auth });
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual(spec.paths['/products'].get.responses['200'].content['application/json'].examples.catalogue.value);
+      }
+      const missing = await fetch(`${base}/billing/invoices/inv-9999`, { headers: { ...auth, prefer: 'code=404, example=missing' } });
+      expect([missing.status, await missing.json()]).toEqual([404, spec.components.responses.InvoiceNotFound.content['application/json'].examples.missing.value]);
+
+      const noToken = await fetch(`${base}/billing/products`);
+      expect(noToken.status).toBe(401);
+      expect(await noToken.json()).toMatchObject({ code: 'unauthorized', retryable: false });
+      const invalid = await fetch(`${base}/billing/invoices`, { method: 'POST', headers: auth, body: JSON.stringify({ invoice_id: 'x', line_items: [], colour: 'red' }) });
       expect(invalid.status).toBe(400);
+      expect(await invalid.json()).toMatchObject({ code: 'invalid_request', details: { violations: [{ pointer: '/body/colour' }] } });
+      const route = await fetch(`${base}/billing/nowhere`, { headers: auth });
+      expect([route.status, (await route.json()).code]).toEqual([404, 'route_not_found']);
     } finally {
+      mock.close();
       prism.kill('SIGKILL');
     }
   }, 60_000);
