@@ -6,6 +6,7 @@ import { readBodies, requireReadableBody } from './http/bodies.js';
 import type { AppState } from './http/context.js';
 import { SDL_PATH, serveContract, serveOpenApi } from './http/contracts.js';
 import { corsPolicy } from './http/cors.js';
+import { docsPage, docsScript } from './http/docs.js';
 import { errorResponses, methodNotAllowed } from './http/errors.js';
 import { healthz, readyz } from './http/health.js';
 import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE, inFlightLimiter } from './http/inFlight.js';
@@ -45,6 +46,8 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   router.post('/oauth2/token', oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds, log }));
   router.get('/healthz', healthz);
   router.get('/metrics', serveMetrics);
+  router.get('/docs', docsPage);
+  router.get('/docs/scalar.js', docsScript);
   router.get('/readyz', readyz(sql));
   router.get('/schema.graphql', serveContract(SDL_PATH, 'text/plain; charset=utf-8'));
   router.get('/openapi.yaml', serveOpenApi(options.publicUrl));

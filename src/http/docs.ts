@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Middleware } from 'koa';
+import type { AppState } from './context.js';
+
+// GET /docs: the billing API reference, rendered in the browser by Scalar's API reference from
+// /openapi.yaml, every asset served from the installed package: it works with no internet
+// access. Telemetry and the hosted fonts are switched off.
+
+const require = createRequire(import.meta.url);
+// The package's exports do not name its browser bundle: find it beside the main entry.
+const SCRIPT_PATH = path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
+
+const CONFIGURATION = JSON.stringify({
+  telemetry: false, withDefaultFonts: false, hideClientButton: true, persistAuth: false,
+  agent: { disabled: true }, mcp: { disabled: true }, showDeveloperTools: 'never', defaultOpenAllTags: true, metaData: { title: 'Tally billing API' },
+}).replaceAll('"', '&quot;');
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Tally billing API</title>
+  <link rel="icon" href="data:,">
+</head>
+<body>
+  <script id="api-reference" data-url="/openapi.yaml" data-configuration="${CONFIGURATION}"></script>
+  <script src="/docs/scalar.js"></script>
+</body>
+</html>
+`;
+
+// Only Tally's own origin: no hosted fonts, telemetry or proxies, even if the renderer asks.
+const POLICY = [
+  "default-src 'self'", "script-src 'self' 'unsafe-inline'", "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:", "font-src 'self' data:", "connect-src 'self'", "frame-ancestors 'none'",
+].join('; ');
+
+export const docsPage: Middleware<AppState> = (ctx) => {
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Content-Security-Policy', POLICY);
+  ctx.set('Cache-Control', 'no-cache');
+  ctx.body = PAGE;
+};
+
+let script: Buffer | undefined;
+
+/** The renderer's script, read once on first use (4 MB; most deployments never open /docs). */
+export const docsScript: Middleware<AppState> = (ctx) => {
+  script ??= fs.readFileSync(SCRIPT_PATH);
+  ctx.type = 'application/javascript; charset=utf-8';
+  ctx.set('Cache-Control', 'public, max-age=86400');
+  ctx.body = script;
+};
