@@ -7,6 +7,7 @@ import type { AppState } from './http/context.js';
 import { SDL_PATH, serveContract, serveOpenApi } from './http/contracts.js';
 import { corsPolicy } from './http/cors.js';
 import { docsPage, docsScript } from './http/docs.js';
+import { graphiqlAssets, graphiqlPage } from './http/graphiql.js';
 import { errorResponses, methodNotAllowed } from './http/errors.js';
 import { healthz, readyz } from './http/health.js';
 import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE, inFlightLimiter } from './http/inFlight.js';
@@ -43,17 +44,23 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const limiter = inFlightLimiter(options.maxInFlightPerWorkspace ?? DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE);
 
   const router = new Router<AppState>();
+  const ledgerSchema = buildLedgerSchema();
   router.post('/oauth2/token', oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds, log }));
   router.get('/healthz', healthz);
   router.get('/metrics', serveMetrics);
   router.get('/docs', docsPage);
   router.get('/docs/scalar.js', docsScript);
+  router.get('/graphiql', graphiqlPage);
+  router.get('/graphiql/:asset', graphiqlAssets(ledgerSchema));
   router.get('/readyz', readyz(sql));
   router.get('/schema.graphql', serveContract(SDL_PATH, 'text/plain; charset=utf-8'));
   router.get('/openapi.yaml', serveOpenApi(options.publicUrl));
   const graphql = graphqlEndpoint({
-    schema: buildLedgerSchema(), sql, log, cursors: cursorSigner(signingKey), documentCacheSize: options.documentCacheSize,
+    schema: ledgerSchema, sql, log, cursors: cursorSigner(signingKey), documentCacheSize: options.documentCacheSize,
   });
+  // A browser opening /graphql gets the IDE; GraphQL clients (JSON) go on to the endpoint.
+  router.get('/graphql', (ctx, next) => (ctx.query.query === undefined && ctx.accepts('application/json', 'text/html') === 'text/html'
+    ? ctx.redirect('/graphiql') : next()));
   router.all('/graphql', graphqlErrors(log), graphqlAuth(signingKey, limiter), requireReadableBody, graphql);
 
   const billing = await createBillingApi({ sql, signingKey, limiter });

@@ -68,6 +68,43 @@ describe.skipIf(!CHROMIUM)('in a browser', () => {
     await page.close();
   }, 90_000);
 
+  it('opens GraphiQL from GET /graphql, takes a token in the Headers tab and runs a query, offline', async () => {
+    const page = await browser.newPage();
+    const foreign: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(server.baseUrl) && !request.url().startsWith('data:')) foreign.push(request.url());
+    });
+    await page.setViewport({ width: 1400, height: 900 });
+    await page.goto(`${server.baseUrl}/graphql`, { waitUntil: 'networkidle0' });
+    expect(page.url()).toBe(`${server.baseUrl}/graphiql`);
+    await page.waitForSelector('.graphiql-execute-button', { timeout: 30_000 });
+    // The query editor holds the welcome query; the Headers editor takes the token.
+    await page.evaluate((token: string) => {
+      const editors = Array.from(document.querySelectorAll('.CodeMirror')) as (Element & { CodeMirror: { getValue(): string; setValue(v: string): void } })[];
+      const headers = editors.find((editor) => editor.CodeMirror.getValue().includes('Authorization'))!;
+      headers.CodeMirror.setValue(JSON.stringify({ Authorization: `Bearer ${token}` }));
+    }, workspace.token);
+    await page.click('.graphiql-execute-button');
+    await page.waitForFunction(() => (document.querySelector('.result-window')?.textContent ?? '').includes('"workspace"'), { timeout: 30_000 });
+    const result = await page.evaluate(() => document.querySelector('.result-window')!.textContent);
+    expect(result).toContain('Browser');
+    // The example operations are open as tabs.
+    const tabs = await page.evaluate(() => document.querySelectorAll('.graphiql-tab').length);
+    expect(tabs).toBeGreaterThan(20);
+    // The docs pane shows the SDL's descriptions (from the introspection served beside the page).
+    await page.click('[aria-label="Show Documentation Explorer"]');
+    await page.waitForFunction(() => document.body.innerText.includes('Root Types'), { timeout: 15_000 });
+    expect(foreign).toEqual([]);
+    if (process.env.UPDATE_SCREENSHOTS) {
+      await page.evaluate(() => {
+        const editors = Array.from(document.querySelectorAll('.CodeMirror')) as (Element & { CodeMirror: { getValue(): string; setValue(v: string): void } })[];
+        editors.find((editor) => editor.CodeMirror.getValue().includes('Authorization'))!.CodeMirror.setValue('{"Authorization": "Bearer <your access token>"}');
+      });
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'graphiql.png') });
+    }
+    await page.close();
+  }, 90_000);
+
   it('lets a page on another origin call the API with a bearer token, and blocks origins not allowed', async () => {
     const page = await browser.newPage();
     await page.goto(otherUrl);
