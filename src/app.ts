@@ -13,7 +13,7 @@ import { healthz, readyz } from './http/health.js';
 import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE, inFlightLimiter } from './http/inFlight.js';
 import type { Logger } from './http/log.js';
 import { oauthToken } from './http/oauthToken.js';
-import { requestMetrics, serveMetrics } from './http/metrics.js';
+import { requestMetrics, serveMetrics, watchPool } from './http/metrics.js';
 import { requestLog } from './http/requestLog.js';
 import { graphqlAuth } from './ledger/graphqlAuth.js';
 import { graphqlErrors } from './ledger/graphqlErrors.js';
@@ -35,6 +35,8 @@ export type AppOptions = {
   corsOrigins?: readonly string[];
   /** The base URL clients reach Tally at (behind a proxy); default: each request's own. */
   publicUrl?: string;
+  /** The pool's size, reported by /metrics. */
+  databasePoolMax?: number;
 };
 
 /** Middleware order and routes; no logic lives here. */
@@ -43,6 +45,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const app = new Koa<AppState>();
   const limiter = inFlightLimiter(options.maxInFlightPerWorkspace ?? DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE);
 
+  watchPool(sql, options.databasePoolMax ?? 10);
   const router = new Router<AppState>();
   const ledgerSchema = buildLedgerSchema();
   router.post('/oauth2/token', oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds, log }));

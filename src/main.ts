@@ -36,6 +36,7 @@ async function main(): Promise<void> {
   const app = await createApp({
     sql, signingKey: await tokenSigningKey(sql), tokenTtlSeconds: config.tokenTtlSeconds, log,
     maxInFlightPerWorkspace: config.maxInFlightPerWorkspace, corsOrigins: config.corsOrigins, publicUrl: config.publicUrl,
+    databasePoolMax: config.databasePoolMax,
   });
   const server = app.listen(config.port, config.host);
   answerMalformedRequests(server);

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Sql } from '../db/sql.js';
 import type { AppState } from './context.js';
 
 // Prometheus metrics of this process (prom-client): requests by operation and status with a
@@ -68,3 +69,28 @@ export const serveMetrics: Middleware<AppState> = async (ctx) => {
   ctx.type = registry.contentType;
   ctx.body = await registry.metrics();
 };
+
+let poolSql: Sql | undefined;
+let poolMax = 0;
+
+// Pool use as PostgreSQL sees it: this application's connections by state, read at scrape time.
+new Gauge({
+  name: 'tally_db_connections', help: "Database connections of Tally (application_name 'tally') by state, and the pool's maximum (state=\"max\").",
+  labelNames: ['state'] as const, registers: [registry],
+  async collect() {
+    this.reset();
+    this.set({ state: 'max' }, poolMax);
+    if (!poolSql) return;
+    const rows = await poolSql<{ state: string | null; count: number }[]>`
+      /* metricsConnections */
+      select coalesce(state, 'unknown') as state, count(*)::int as count from pg_stat_activity
+      where application_name = 'tally' and pid <> pg_backend_pid() group by 1`;
+    for (const row of rows) this.set({ state: row.state ?? 'unknown' }, row.count);
+  },
+});
+
+/** Which database the connection gauge reads, and the pool size it reports. */
+export function watchPool(sql: Sql, max: number): void {
+  poolSql = sql;
+  poolMax = max;
+}

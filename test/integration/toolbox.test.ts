@@ -115,6 +115,8 @@ describe('/metrics', () => {
     expect(text).toMatch(/tally_ledger_posting_duration_seconds_count [1-9]/);
     expect(text).toMatch(/tally_http_request_duration_seconds_bucket\{le="0.1",operation="listProducts"\} [1-9]/);
     expect(text).toContain('tally_process_resident_memory_bytes');
+    expect(text).toMatch(/tally_db_connections\{state="max"\} 10/);
+    expect(text).toMatch(/tally_db_connections\{state="idle"\} [1-9]/);
   });
 });
 
