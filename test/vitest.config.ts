@@ -16,5 +16,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Most tests wait on PostgreSQL and spawned servers, not on the CPU: three files at a time
+    // keep both cores busy (vitest's default on 2 cores is one at a time).
+    maxWorkers: 3,
   },
 });
