@@ -2583,7 +2583,11 @@ export type LedgerLineInput = {
   description?: InputMaybe<Scalars['String']['input']>;
   /** Key of the line, unique within the entry. */
   key?: InputMaybe<Scalars['String']['input']>;
-  /** Tags of the line; keys and values at most 128 characters. */
+  /**
+   * Tags of the line: at most 30, keys unique within the line, keys and values at most 128
+   * characters. They can be changed later with `updateLedgerEntry(update: { ledgerLines })`,
+   * and a reversing line carries the tags of the line it reverses.
+   */
   tags?: InputMaybe<Array<LedgerEntryTagInput>>;
   /**
    * External transaction reconciled by this line; required on the linked-account line of

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 import type { AppState } from './context.js';
+import { PAGE_POLICY } from './pagePolicy.js';
 
 // GET /docs: the billing API reference, rendered in the browser by Scalar's API reference from
 // /openapi.yaml, every asset served from the installed package: it works with no internet
@@ -32,15 +33,9 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-// Only Tally's own origin: no hosted fonts, telemetry or proxies, even if the renderer asks.
-const POLICY = [
-  "default-src 'self'", "script-src 'self' 'unsafe-inline'", "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:", "font-src 'self' data:", "connect-src 'self'", "frame-ancestors 'none'",
-].join('; ');
-
 export const docsPage: Middleware<AppState> = (ctx) => {
   ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Security-Policy', POLICY);
+  ctx.set('Content-Security-Policy', PAGE_POLICY);
   ctx.set('Cache-Control', 'no-cache');
   ctx.body = PAGE;
 };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { introspectionFromSchema, type GraphQLSchema } from 'graphql';
 import type { Middleware } from 'koa';
 import type { AppState } from './context.js';
+import { PAGE_POLICY } from './pagePolicy.js';
 
 // GET /graphiql: GraphiQL for the ledger API, every asset served from the installed packages
 // (GraphiQL's and React's browser builds), so it works offline. The token goes into the Headers
@@ -35,11 +36,6 @@ function exampleTabs(): { query: string; variables: string; headers: string }[] 
 
 const HEADERS = JSON.stringify({ Authorization: 'Bearer <paste your access token>' }, null, 2);
 const WELCOME = '# Paste your access token into the Headers tab below, then run:\n{ workspace { id name } }\n';
-
-const POLICY = [
-  "default-src 'self'", "script-src 'self' 'unsafe-inline'", "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:", "font-src 'self' data:", "connect-src 'self'", "frame-ancestors 'none'",
-].join('; ');
 
 function page(): string {
   const tabs = [{ query: WELCOME, variables: '{}', headers: HEADERS }, ...exampleTabs()];
@@ -90,7 +86,7 @@ let rendered: string | undefined;
 export const graphiqlPage: Middleware<AppState> = (ctx) => {
   rendered ??= page();
   ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Security-Policy', POLICY);
+  ctx.set('Content-Security-Policy', PAGE_POLICY);
   ctx.set('Cache-Control', 'no-cache');
   ctx.body = rendered;
 };

@@ -2,7 +2,9 @@ import { DomainError } from '../../core/errors.js';
 import { fingerprint } from '../../core/fingerprint.js';
 import { planPayments } from '../../core/paymentPlans.js';
 import { findInvoice } from '../../db/invoices.js';
-import { ensurePaymentAccounts, findFlowByRef, insertFlow, insertPayments, paymentsOfFlows, settlementFacts } from '../../db/paymentFlows.js';
+import {
+  ensurePaymentAccounts, findFlowByRef, insertFlow, insertPayments, paymentsOfFlows, settlementFacts, type PaymentFlowRow,
+} from '../../db/paymentFlows.js';
 import type { Handler } from '../handler.js';
 import { remainingOnInvoice, settle } from './settlement.js';
 
@@ -21,17 +23,15 @@ export const createPaymentFlow: Handler<'createPaymentFlow'> = async ({ sql, cal
     if (stored.externalId !== body.external_id || stored.requestHash !== requestHash) {
       throw new DomainError('idempotency_key_reused', 'This idempotency key was already used with a different request body.');
     }
-    return { status: 200 as const, body: { data: await readFlow(stored.id) } };
+    return { status: 200 as const, body: { data: await readFlow(stored) } };
   };
-  const readFlow = async (flowId: string) => {
-    const flow = (await findFlowByRef(sql, workspaceId, flowId))!;
-    return settle(flow, await paymentsOfFlows(sql, workspaceId, [flow.id]), await settlementFacts(sql, workspaceId, [flow.invoiceId])).flow;
-  };
+  const readFlow = async (flow: PaymentFlowRow) =>
+    settle(flow, await paymentsOfFlows(sql, workspaceId, [flow.id]), await settlementFacts(sql, workspaceId, [flow.invoiceId])).flow;
   const existing = await findFlowByRef(sql, workspaceId, body.external_id);
   if (existing && existing.externalId === body.external_id) return replay();
 
   try {
-    const flowId = await sql.begin(async (tx) => {
+    const created = await sql.begin(async (tx) => {
       // Locked, so the plan reads balances no concurrent update or allocation is changing.
       if (!await findInvoice(tx, workspaceId, invoiceId, { lock: true })) {
         const pointer = 'id' in body.invoice ? '/body/invoice/id' : '/body/invoice/external_id';
@@ -45,9 +45,9 @@ export const createPaymentFlow: Handler<'createPaymentFlow'> = async ({ sql, cal
         batch: payment.batch, direction: payment.direction, userId: payment.user, currency: payment.currency,
         amount: payment.amount.toString(), paymentAccountId: accounts.get(`${payment.user}|${payment.currency}`)!,
       })));
-      return flow.id;
+      return flow;
     });
-    return { status: 201, body: { data: await readFlow(flowId) } };
+    return { status: 201, body: { data: await readFlow(created) } };
   } catch (error) {
     if (error instanceof TakenMeanwhile) return replay();
     throw error;

@@ -1,3 +1,4 @@
+import { groupBy } from '../../core/grouping.js';
 import { planPayments } from '../../core/paymentPlans.js';
 import {
   bumpPlan, ensurePaymentAccounts, insertPayments, lockFlowsOfInvoices, paymentsOfFlows, settlementFacts, updatePayments, type PaymentFlowRow, type PaymentRow,
@@ -15,10 +16,8 @@ const keyOf = (userId: string, currency: string, direction: string) => `${userId
 
 /** After allocations to these invoices: completes the payments they settle (no new plan). */
 export async function followInvoices(db: Db, workspaceId: string, invoiceIds: readonly string[], moment: Date): Promise<void> {
-  const flows = await lockFlowsOfInvoices(db, workspaceId, [...new Set(invoiceIds)]);
-  for (const invoiceId of [...new Set(flows.map((flow) => flow.invoiceId))].sort()) {
-    await followFlows(db, workspaceId, invoiceId, flows.filter((flow) => flow.invoiceId === invoiceId), moment, false);
-  }
+  const flowsOf = groupBy(await lockFlowsOfInvoices(db, workspaceId, [...new Set(invoiceIds)]), (flow) => flow.invoiceId);
+  for (const invoiceId of [...flowsOf.keys()].sort()) await followFlows(db, workspaceId, invoiceId, flowsOf.get(invoiceId)!, moment, false);
 }
 
 export async function followInvoice(db: Db, workspaceId: string, invoiceId: string, moment: Date, regenerate: boolean): Promise<void> {

@@ -1,4 +1,5 @@
-import { pageFlows, paymentsOfFlows, settlementFacts, type PaymentRow } from '../../db/paymentFlows.js';
+import { groupBy } from '../../core/grouping.js';
+import { pageFlows, paymentsOfFlows, settlementFacts } from '../../db/paymentFlows.js';
 import type { Handler } from '../handler.js';
 import { pageOf, pageRequest } from '../pages.js';
 import { settle } from './settlement.js';
@@ -12,7 +13,6 @@ export const searchPaymentFlows: Handler<'searchPaymentFlows'> = async ({ sql, c
   const { rows, pageInfo } = pageOf(cursors, SEARCH, workspaceId, await pageFlows(sql, workspaceId, { invoiceId: body?.invoice_id, ...request }), request.limit);
   const [payments, facts] = await Promise.all([
     paymentsOfFlows(sql, workspaceId, rows.map((row) => row.id)), settlementFacts(sql, workspaceId, rows.map((row) => row.invoiceId))]);
-  const byFlow = new Map<string, PaymentRow[]>();
-  for (const payment of payments) byFlow.set(payment.flowId, [...(byFlow.get(payment.flowId) ?? []), payment]);
+  const byFlow = groupBy(payments, (payment) => payment.flowId);
   return { status: 200, body: { data: rows.map((row) => settle(row, byFlow.get(row.id) ?? [], facts).flow), page_info: pageInfo } };
 };

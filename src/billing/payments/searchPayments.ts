@@ -1,3 +1,4 @@
+import { groupBy } from '../../core/grouping.js';
 import { flowsById, pagePayments, paymentsOfFlows, settlementFacts } from '../../db/paymentFlows.js';
 import type { Handler } from '../handler.js';
 import { pageOf, pageRequest } from '../pages.js';
@@ -13,9 +14,10 @@ export const searchPayments: Handler<'searchPayments'> = async ({ sql, caller, b
   const flows = await flowsById(sql, workspaceId, [...new Set(rows.map((row) => row.flowId))]);
   const [siblings, facts] = await Promise.all([
     paymentsOfFlows(sql, workspaceId, flows.map((flow) => flow.id)), settlementFacts(sql, workspaceId, flows.map((flow) => flow.invoiceId))]);
+  const siblingsOf = groupBy(siblings, (sibling) => sibling.flowId);
   const settledById = new Map<string, Payment>();
   for (const flow of flows) {
-    for (const payment of settle(flow, siblings.filter((sibling) => sibling.flowId === flow.id), facts).payments) settledById.set(payment.id, payment);
+    for (const payment of settle(flow, siblingsOf.get(flow.id) ?? [], facts).payments) settledById.set(payment.id, payment);
   }
   return { status: 200, body: { data: rows.map((row) => settledById.get(row.id)!), page_info: pageInfo } };
 };

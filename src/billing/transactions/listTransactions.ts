@@ -1,4 +1,5 @@
-import { allocationsOfTransactions, listTransactionRows, type AllocationRow } from '../../db/transactions.js';
+import { groupBy } from '../../core/grouping.js';
+import { allocationsOfTransactions, listTransactionRows } from '../../db/transactions.js';
 import type { Handler } from '../handler.js';
 import { presentTransaction } from './present.js';
 
@@ -6,11 +7,6 @@ import { presentTransaction } from './present.js';
 export const listTransactions: Handler<'listTransactions'> = async ({ sql, caller, query }) => {
   const rows = await listTransactionRows(sql, caller.workspaceId, { accountRef: query.account, reconciliation: query.reconciliation_status });
   const allocations = await allocationsOfTransactions(sql, caller.workspaceId, rows.map((row) => row.id));
-  const byTransaction = new Map<string, AllocationRow[]>();
-  for (const allocation of allocations) {
-    const list = byTransaction.get(allocation.transactionId);
-    if (list) list.push(allocation);
-    else byTransaction.set(allocation.transactionId, [allocation]);
-  }
+  const byTransaction = groupBy(allocations, (allocation) => allocation.transactionId);
   return { status: 200, body: { data: rows.map((row) => presentTransaction(row, byTransaction.get(row.id) ?? [])) } };
 };

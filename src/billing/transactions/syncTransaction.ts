@@ -28,14 +28,15 @@ export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller,
   const tags = checkTagList(body.tags, '/body/tags');
   const requestHash = fingerprint(body);
 
-  const replay = async () => {
-    const stored = (await findTransactionByExternalId(sql, workspaceId, body.external_id))!;
+  const replay = async (found?: TransactionRow) => {
+    const stored = found ?? (await findTransactionByExternalId(sql, workspaceId, body.external_id))!;
     if (stored.requestHash !== requestHash) {
       throw new DomainError('idempotency_key_reused', 'This idempotency key was already used with a different request body.');
     }
     return { status: 200 as const, body: { data: presentTransaction(stored, await allocationsOfTransactions(sql, workspaceId, [stored.id])) } };
   };
-  if (await findTransactionByExternalId(sql, workspaceId, body.external_id)) return replay();
+  const existing = await findTransactionByExternalId(sql, workspaceId, body.external_id);
+  if (existing) return replay(existing);
 
   try {
     const written = await sql.begin(async (tx) => {
