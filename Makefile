@@ -4,7 +4,7 @@ SHELL := /bin/bash
 BIN := node_modules/.bin
 NODE_TS := node --import tsx/esm
 
-.PHONY: help install run generate check-generated lint-spec typecheck test fuzz mock admin bench bench-ledger bench-billing clean
+.PHONY: help install run generate check-generated lint-spec typecheck test test-long fuzz mock admin bench bench-ledger bench-ledger-balances bench-billing clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -39,6 +39,9 @@ test: install ## Type-check, then run every test (spec lint, drift check, unit, 
 	node -e 'const r=JSON.parse(require("fs").readFileSync(".vitest.json","utf8"));console.log(`$${r.numPassedTests} passed, $${r.numFailedTests} failed`)' \
 	  || echo "0 passed, 1 failed"; exit $$status
 
+test-long: install ## The balance-history oracle test with many more runs (PROPERTY_RUNS, default 5000)
+	PROPERTY_RUNS=$${PROPERTY_RUNS:-5000} $(BIN)/vitest run --config test/vitest.config.ts test/property/balance-history.test.ts
+
 fuzz: install ## Fuzz every operation with bad requests (FUZZ_REQUESTS=20000, FUZZ_SEED); writes bench/results/fuzz.md
 	$(NODE_TS) bench/fuzz.ts
 
@@ -54,6 +57,9 @@ admin: install ## Manage workspaces and API clients: make admin ARGS="help"
 
 bench-ledger: install ## Posting benchmark: HTTP vs the posting SQL direct; writes bench/results/ledger-post.md
 	$(NODE_TS) bench/ledger-post.ts
+
+bench-ledger-balances: install ## Balance history reads at 1M vs 10k lines, backdated posts, hot account strong vs eventual; writes bench/results/ledger-balances.md
+	$(NODE_TS) bench/ledger-balances.ts
 
 bench-billing: install ## Billing benchmark: invoice creates and transaction syncs vs the REST floor; writes bench/results/billing.md
 	$(NODE_TS) bench/billing.ts

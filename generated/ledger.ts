@@ -26,8 +26,12 @@ export type Scalars = {
   /**
    * The first instant of a year, month, day or hour, written as `YYYY`, `YYYY-MM`, `YYYY-MM-DD`
    * or `YYYY-MM-DDTHH` (leading zeros of month, day and hour may be omitted, as in `2026-1`).
-   * `2026-01` is the same as the start of 1 January 2026. Calendar boundaries are those of the
-   * ledger's `balanceUTCOffset`.
+   * `2026-01` is the same as the start of 1 January 2026.
+   * Every moment and period of the balance API is wall-clock time at the ledger's
+   * `balanceUTCOffset`, hours included: on a `+05:30` ledger the hour `2026-05-03T04` runs from
+   * 2026-05-02T22:30Z to 23:30Z, and the day `2026-05-03` from 2026-05-02T18:30Z to
+   * 2026-05-03T18:30Z. Years run from 1970 to 9999; a month beyond 12, a day its month does not
+   * have (`2026-04-31`, `2027-02-29`) or an hour beyond 23 is refused with `invalid_input_provided`.
    */
   FirstMoment: { input: string; output: string; }
   /**
@@ -56,6 +60,11 @@ export type Scalars = {
    * The last instant (the final millisecond) of a year, month, day or hour, written as `YYYY`,
    * `YYYY-MM`, `YYYY-MM-DD` or `YYYY-MM-DDTHH` (leading zeros may be omitted). For example
    * `2026-12` means 2026-12-31T23:59:59.999 in the ledger's `balanceUTCOffset`.
+   * Every moment and period of the balance API is wall-clock time at the ledger's
+   * `balanceUTCOffset`, hours included: on a `+05:30` ledger the hour `2026-05-03T04` runs from
+   * 2026-05-02T22:30Z to 23:30Z, and the day `2026-05-03` from 2026-05-02T18:30Z to
+   * 2026-05-03T18:30Z. Years run from 1970 to 9999; a month beyond 12, a day its month does not
+   * have (`2026-04-31`, `2027-02-29`) or an hour beyond 23 is refused with `invalid_input_provided`.
    */
   LastMoment: { input: string; output: string; }
   /**
@@ -71,11 +80,18 @@ export type Scalars = {
   Parameters: { input: Record<string, unknown>; output: Record<string, unknown>; }
   /**
    * A span of time used for balance changes: a year `2026`, a quarter `2026-Q1` (Q1 to Q4), a
-   * month `2026-02`, a day `2026-02-03` or an hour `2026-02-03T04`. Calendar boundaries are those
-   * of the ledger's `balanceUTCOffset`.
+   * month `2026-02`, a day `2026-02-03` or an hour `2026-02-03T04`.
+   * Every moment and period of the balance API is wall-clock time at the ledger's
+   * `balanceUTCOffset`, hours included: on a `+05:30` ledger the hour `2026-05-03T04` runs from
+   * 2026-05-02T22:30Z to 23:30Z, and the day `2026-05-03` from 2026-05-02T18:30Z to
+   * 2026-05-03T18:30Z. Years run from 1970 to 9999; a month beyond 12, a day its month does not
+   * have (`2026-04-31`, `2027-02-29`) or an hour beyond 23 is refused with `invalid_input_provided`.
    */
   Period: { input: string; output: string; }
-  /** A span used in date filters: either a year (`2026`) or a month (`2026-05`). */
+  /**
+   * A span used in date filters: either a year (`2026`) or a month (`2026-05`), of the years
+   * 1970 to 9999.
+   */
   PeriodFilter: { input: string; output: string; }
   /**
    * Identifier-safe text used for idempotency keys, schema and account keys, tag and group keys
@@ -180,7 +196,10 @@ export type BalanceChangeDuring = {
   __typename?: 'BalanceChangeDuring';
   /** Net change during the bucket. */
   amount: CurrencyAmount;
-  /** The bucket. */
+  /**
+   * The bucket, written in the granularity's form: `2026-05` (monthly), `2026-05-03` (daily)
+   * or `2026-05-03T04` (hourly).
+   */
   period: Scalars['Period']['output'];
 };
 
@@ -201,9 +220,19 @@ export type BalanceChangeDuringConnection = {
 
 /** How soon balances are brought up to date after a write to a ledger account. */
 export type BalanceUpdateConsistencyMode =
-  /** Balances are updated asynchronously, shortly after the mutation returns. Default. */
+  /**
+   * Postings take no lock on the account's balance, so any number can post to it at once: its
+   * deltas are queued and a background fold moves them into the stored balance and balance
+   * history, normally within a second (the lag is logged and exported as
+   * `tally_balance_fold_lag_seconds` on `/metrics`). Balance reads add the queued deltas, so
+   * they include every committed posting. An entry with a condition on this account's own
+   * balance applies to it under its lock, as `strong` does. Default.
+   */
   | 'eventual'
-  /** Balances are up to date by the time the mutation returns. */
+  /**
+   * Postings update the balance and its history in their own transaction, under the balance's
+   * row lock: postings to the account run one at a time.
+   */
   | 'strong';
 
 /** The tree of ledger accounts of a schema, at most 10 levels deep. */
@@ -1112,7 +1141,10 @@ export type HistoricalBalance = {
   __typename?: 'HistoricalBalance';
   /** Balance at `at`. */
   amount: CurrencyAmount;
-  /** The last moment of the bucket. */
+  /**
+   * The last moment of the bucket, written in the granularity's form: `2026-05` (monthly),
+   * `2026-05-03` (daily) or `2026-05-03T04` (hourly).
+   */
   at: Scalars['LastMoment']['output'];
 };
 
@@ -1520,9 +1552,13 @@ export type LedgerAccountBalanceChangesArgs = {
  * figures the lines of all descendants, and the plain figures both.
  */
 export type LedgerAccountBalanceChangesDuringArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
   currency?: InputMaybe<CurrencyMatchInput>;
   duration: Scalars['Int']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
   granularity: Granularity;
+  last?: InputMaybe<Scalars['Int']['input']>;
   startTime: Scalars['FirstMoment']['input'];
 };
 
@@ -1550,9 +1586,13 @@ export type LedgerAccountBalancesArgs = {
  * figures the lines of all descendants, and the plain figures both.
  */
 export type LedgerAccountBalancesDuringArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
   currency?: InputMaybe<CurrencyMatchInput>;
   duration: Scalars['Int']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
   granularity: Granularity;
+  last?: InputMaybe<Scalars['Int']['input']>;
   startTime: Scalars['FirstMoment']['input'];
 };
 
@@ -1600,9 +1640,13 @@ export type LedgerAccountChildBalanceChangesArgs = {
  * figures the lines of all descendants, and the plain figures both.
  */
 export type LedgerAccountChildBalanceChangesDuringArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
   currency?: InputMaybe<CurrencyMatchInput>;
   duration: Scalars['Int']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
   granularity: Granularity;
+  last?: InputMaybe<Scalars['Int']['input']>;
   startTime: Scalars['FirstMoment']['input'];
 };
 
@@ -1630,9 +1674,13 @@ export type LedgerAccountChildBalancesArgs = {
  * figures the lines of all descendants, and the plain figures both.
  */
 export type LedgerAccountChildBalancesDuringArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
   currency?: InputMaybe<CurrencyMatchInput>;
   duration: Scalars['Int']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
   granularity: Granularity;
+  last?: InputMaybe<Scalars['Int']['input']>;
   startTime: Scalars['FirstMoment']['input'];
 };
 
@@ -1723,9 +1771,13 @@ export type LedgerAccountOwnBalanceChangesArgs = {
  * figures the lines of all descendants, and the plain figures both.
  */
 export type LedgerAccountOwnBalanceChangesDuringArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
   currency?: InputMaybe<CurrencyMatchInput>;
   duration: Scalars['Int']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
   granularity: Granularity;
+  last?: InputMaybe<Scalars['Int']['input']>;
   startTime: Scalars['FirstMoment']['input'];
 };
 
@@ -1753,9 +1805,13 @@ export type LedgerAccountOwnBalancesArgs = {
  * figures the lines of all descendants, and the plain figures both.
  */
 export type LedgerAccountOwnBalancesDuringArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
   currency?: InputMaybe<CurrencyMatchInput>;
   duration: Scalars['Int']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
   granularity: Granularity;
+  last?: InputMaybe<Scalars['Int']['input']>;
   startTime: Scalars['FirstMoment']['input'];
 };
 
@@ -3458,11 +3514,16 @@ export type QueryTxArgs = {
 
 /** Consistency requested when reading a balance. */
 export type ReadBalanceConsistencyMode =
-  /** Return a balance that may lag recent writes. Default when no mode is given. */
+  /**
+   * Return an eventually consistent balance. Default when no mode is given. Tally answers
+   * every mode from the stored balances plus the deltas still queued for the fold, so this
+   * already includes every committed posting.
+   */
   | 'eventual'
   /**
-   * Return an up-to-date balance; fails if the account's balance updates are configured as
-   * `eventual`.
+   * Return a strongly consistent balance. Refused with `strong_consistency_unavailable` when
+   * the account's updates of the figure read are not `strong`: `ownBalanceUpdates` for own
+   * balances, `totalBalanceUpdates` for child and total balances.
    */
   | 'strong'
   /**

@@ -23,6 +23,10 @@ export type Config = {
   corsOrigins: string[];
   /** The base URL clients reach Tally at, behind a proxy; absent: taken from each request. */
   publicUrl?: string;
+  /** Pause of the balance fold when it finds less than a full batch waiting. */
+  balanceFoldIntervalMs: number;
+  /** Queued balance deltas folded per transaction. */
+  balanceFoldBatchSize: number;
 };
 
 /** A local frontend on any port may call the sandbox with a bearer token. */
@@ -86,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     corsOrigins,
     publicUrl,
+    balanceFoldIntervalMs: integer('BALANCE_FOLD_INTERVAL_MS', 200, 10, 60_000),
+    balanceFoldBatchSize: integer('BALANCE_FOLD_BATCH_SIZE', 5000, 1, 100_000),
   };
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;

@@ -7,6 +7,7 @@ import { ensureBootstrapClient, ensureDevelopmentClient } from './db/provision.j
 import { tokenSigningKey } from './db/workspaces.js';
 import { answerMalformedRequests } from './http/clientErrors.js';
 import { createLogger } from './http/log.js';
+import { startBalanceFold } from './ledger/balanceFold.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     maxInFlightPerWorkspace: config.maxInFlightPerWorkspace, corsOrigins: config.corsOrigins, publicUrl: config.publicUrl,
     databasePoolMax: config.databasePoolMax,
   });
+  const fold = startBalanceFold(sql, log, { intervalMs: config.balanceFoldIntervalMs, batchSize: config.balanceFoldBatchSize });
   const server = app.listen(config.port, config.host);
   answerMalformedRequests(server);
   // A client that trickles its request in (slowloris) gives up its socket after this long.
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     log.info('shutting down', { signal });
     await closeServer(server);
+    await fold.stop();
     await database.close();
     log.info('stopped');
     process.exit(0);

@@ -13,14 +13,18 @@ export type PageArgs = { first?: number | null; last?: number | null; after?: st
 /** Direction, size and boundary of one page, checked against the API's limits. */
 export type PageRequest = { backward: boolean; size: number; cursor?: string[] };
 
-export function pageRequest(args: PageArgs, cursors: Cursors): PageRequest {
+/** A list's page sizes: lists of rows use the defaults; a balance series allows longer pages. */
+export type PageLimits = { defaultSize: number; maxSize: number };
+const ROW_LIST_LIMITS: PageLimits = { defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE };
+
+export function pageRequest(args: PageArgs, cursors: Cursors, limits: PageLimits = ROW_LIST_LIMITS): PageRequest {
   const backward = args.last != null || (args.before != null && args.first == null);
   if (args.first != null && args.last != null) {
     throw new DomainError('invalid_input_provided', 'Pass either first or last, not both.');
   }
-  const size = (backward ? args.last : args.first) ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(size) || size < 0 || size > MAX_PAGE_SIZE) {
-    throw new DomainError('invalid_input_provided', `Page size must be from 0 to ${MAX_PAGE_SIZE}.`);
+  const size = (backward ? args.last : args.first) ?? limits.defaultSize;
+  if (!Number.isInteger(size) || size < 0 || size > limits.maxSize) {
+    throw new DomainError('invalid_input_provided', `Page size must be from 0 to ${limits.maxSize}.`);
   }
   const raw = backward ? args.before : args.after;
   return { backward, size, cursor: raw == null ? undefined : cursors.decode(raw) };
@@ -54,15 +58,15 @@ export function toPage<T>(request: PageRequest, rows: T[], cursorOf: (row: T) =>
 
 /** Page requests and pages of one list, with its cursors. */
 export type Pager = {
-  request(args: PageArgs): PageRequest;
+  request(args: PageArgs, limits?: PageLimits): PageRequest;
   page<T>(request: PageRequest, rows: T[], cursorOf: (row: T) => string[]): Page<T>;
 };
 
 /** `charge` is told each page size before any row is read, so a request's total can be bounded. */
 export function pager(cursors: Cursors, charge: (pageSize: number) => void = () => {}): Pager {
   return {
-    request: (args) => {
-      const request = pageRequest(args, cursors);
+    request: (args, limits) => {
+      const request = pageRequest(args, cursors, limits);
       charge(request.size);
       return request;
     },

@@ -1,3 +1,4 @@
+import { parseSpan } from './calendar.js';
 import { parseAmount } from './money.js';
 import { parseUtcOffset } from './time.js';
 
@@ -9,10 +10,6 @@ export const SAFE_STRING_MAX_LENGTH = 128;
 const INT64_MAX = (1n << 63n) - 1n;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-// Year, quarter, month, day or hour: 2026, 2026-Q1, 2026-02, 2026-02-03, 2026-02-03T04.
-const PERIOD = /^\d{4}(-Q[1-4]|-\d{1,2}(-\d{1,2}(T\d{1,2})?)?)?$/;
-const MOMENT = /^\d{4}(-\d{1,2}(-\d{1,2}(T\d{1,2})?)?)?$/;
-const PERIOD_FILTER = /^\d{4}(-\d{1,2})?$/;
 
 export const scalarFormats = {
   SafeString(text: string) {
@@ -45,17 +42,19 @@ export const scalarFormats = {
     const instant = new Date(text);
     return Number.isNaN(instant.getTime()) ? undefined : instant.toISOString();
   },
+  /** Year, quarter, month, day or hour of years 1970 to 9999: 2026, 2026-Q1, 2026-02, 2026-02-03, 2026-02-03T04. */
   Period(text: string) {
-    return PERIOD.test(text) ? text : undefined;
+    return parseSpan(text, true) ? text : undefined;
   },
   PeriodFilter(text: string) {
-    return PERIOD_FILTER.test(text) ? text : undefined;
+    const unit = parseSpan(text, false)?.unit;
+    return unit === 'year' || unit === 'month' ? text : undefined;
   },
   FirstMoment(text: string) {
-    return MOMENT.test(text) ? text : undefined;
+    return parseSpan(text, false) ? text : undefined;
   },
   LastMoment(text: string) {
-    return MOMENT.test(text) ? text : undefined;
+    return parseSpan(text, false) ? text : undefined;
   },
 } satisfies Record<string, (text: string) => string | undefined>;
 

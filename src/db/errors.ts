@@ -9,7 +9,11 @@ import { DomainError } from '../core/errors.js';
 const CONSTRAINT_ERRORS: Record<string, () => DomainError> = {
   products_code_key: () => new DomainError('product_code_taken', 'A product with this code already exists.'),
   ledgers_workspace_id_schema_key_fkey: () => new DomainError('schema_not_found', 'No schema with this key.'),
-  ledger_account_balances_int96_check: () => new DomainError('invalid_input_provided',
+};
+
+// Refusals raised by our own SQL functions (SQLSTATE P0001), by message.
+const RAISED_ERRORS: Record<string, () => DomainError> = {
+  balance_out_of_range: () => new DomainError('invalid_input_provided',
     'The entry would take a balance outside the Int96 range (±(2^120 − 1)); nothing was posted.'),
 };
 
@@ -45,6 +49,8 @@ export function domainErrorFromDatabase(error: unknown): DomainError | undefined
   }
   const byConstraint = error.constraint_name ? CONSTRAINT_ERRORS[error.constraint_name] : undefined;
   if (byConstraint) return byConstraint();
+  const raised = error.code === 'P0001' ? RAISED_ERRORS[error.message] : undefined;
+  if (raised) return raised();
   if (UNSTORABLE_VALUE.has(error.code)) {
     return new DomainError('invalid_request', 'A value in the request cannot be stored (text must not contain NUL characters).');
   }

@@ -127,27 +127,6 @@ export async function linesOfEntry(db: Db, workspaceId: string, entryId: string)
     select ${lineColumns(db)} from ledger_lines where workspace_id = ${workspaceId} and entry_id = ${entryId} order by position`;
 }
 
-export type BalanceRow = { currency: string; amount: string };
-
-/** Current own balances of one account, per currency. */
-export async function ownBalances(db: Db, workspaceId: string, accountId: string): Promise<BalanceRow[]> {
-  return db<BalanceRow[]>`
-    /* ownBalances */
-    select currency, own_balance::text as amount from ledger_account_balances
-    where workspace_id = ${workspaceId} and account_id = ${accountId} order by currency`;
-}
-
-/** Current balances of all descendants of an account (by path), summed per currency. */
-export async function childBalances(db: Db, workspaceId: string, ledgerId: string, path: string): Promise<BalanceRow[]> {
-  const below = `${path.replace(/[\\%_]/g, (ch) => `\\${ch}`)}/%`;
-  return db<BalanceRow[]>`
-    /* childBalances */
-    select b.currency, sum(b.own_balance)::text as amount
-    from ledger_accounts a join ledger_account_balances b on b.workspace_id = a.workspace_id and b.account_id = a.id
-    where a.workspace_id = ${workspaceId} and a.ledger_id = ${ledgerId} and a.path like ${below}
-    group by b.currency order by b.currency`;
-}
-
 /** Entries by id, for per-request batching. */
 export async function findLedgerEntriesById(db: Db, workspaceId: string, ids: readonly string[]): Promise<LedgerEntryRow[]> {
   return db<LedgerEntryRow[]>`

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { balanceQueueState } from '../db/balanceFold.js';
 import type { Sql } from '../db/sql.js';
 import type { AppState } from './context.js';
 
@@ -29,6 +30,11 @@ export const entriesPosted = new Counter({
 export const postingDuration = new Histogram({
   name: 'tally_ledger_posting_duration_seconds', help: 'Time of the posting statement(s) of one addLedgerEntry or addLedgerEntries call.',
   buckets: LATENCY_BUCKETS, registers: [registry],
+});
+
+export const balanceFoldRows = new Counter({
+  name: 'tally_balance_fold_rows_total', help: 'Queued balance deltas (eventual updates) folded into balances and history by this process.',
+  registers: [registry],
 });
 
 // Operation names come from clients: only well-formed ones, and only so many, become labels.
@@ -86,6 +92,22 @@ new Gauge({
       select coalesce(state, 'unknown') as state, count(*)::int as count from pg_stat_activity
       where application_name = 'tally' and pid <> pg_backend_pid() group by 1`;
     for (const row of rows) this.set({ state: row.state ?? 'unknown' }, row.count);
+  },
+});
+
+// The fold's backlog as the database holds it, whichever process will fold it.
+new Gauge({
+  name: 'tally_balance_fold_lag_seconds', help: 'Age of the oldest balance delta waiting for the fold (0 when none waits).',
+  registers: [registry],
+  async collect() {
+    this.set(poolSql ? (await balanceQueueState(poolSql)).lagSeconds : 0);
+  },
+});
+new Gauge({
+  name: 'tally_balance_fold_pending', help: 'Balance deltas waiting for the fold.',
+  registers: [registry],
+  async collect() {
+    this.set(poolSql ? (await balanceQueueState(poolSql)).pending : 0);
   },
 });
 

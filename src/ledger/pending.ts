@@ -17,9 +17,6 @@ export const PENDING_FIELDS = {
     'entryStats', 'ledgerAccountDataMigrations', 'ledgerEntryDataMigrations', 'migrations',
   ],
   LedgerAccount: [
-    'balanceChange', 'balanceChanges', 'balanceChangesDuring', 'balancesDuring',
-    'childBalanceChange', 'childBalanceChanges', 'childBalanceChangesDuring', 'childBalancesDuring',
-    'ownBalanceChange', 'ownBalanceChanges', 'ownBalanceChangesDuring', 'ownBalancesDuring',
     'payment', 'unreconciledTxs',
   ],
   SchemaVersion: ['migrations'],

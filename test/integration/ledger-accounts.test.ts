@@ -146,9 +146,4 @@ describe('reading and updating accounts', () => {
       __typename ... on BadRequestError { code } } }`);
     expect(missing.body.data.updateLedgerAccount).toEqual({ __typename: 'BadRequestError', code: 'ledger_account_not_found' });
   });
-
-  it('answers balances over time as not yet implemented, never with a silent zero', async () => {
-    const result = await gql(server.baseUrl, alice.token, '{ ledgerAccount(ledgerAccount: { path: "bank", ledger: { ik: "books" } }) { ownBalance(at: "2026") } }');
-    expect(result.body.errors?.[0]?.extensions?.code).toBe('not_implemented');
-  });
 });

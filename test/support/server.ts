@@ -4,6 +4,7 @@ import { createApp, type AppOptions } from '../../src/app.js';
 import { createClient, createWorkspace } from '../../src/db/provision.js';
 import { tokenSigningKey } from '../../src/db/workspaces.js';
 import { answerMalformedRequests } from '../../src/http/clientErrors.js';
+import { startBalanceFold } from '../../src/ledger/balanceFold.js';
 import { createLogger, silentLogger } from '../../src/http/log.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { fetchToken } from './token.js';
@@ -21,9 +22,10 @@ export type TestServer = {
 /** The real app on a random loopback port, over a database of its own. */
 export async function startTestServer(options: Partial<AppOptions> = {}): Promise<TestServer> {
   const db = await createTestDatabase();
-  const app = await createApp({
-    sql: db.sql, signingKey: await tokenSigningKey(db.sql), tokenTtlSeconds: 3600, log: process.env.TEST_SERVER_LOG ? createLogger('error') : silentLogger, ...options,
-  });
+  const log = process.env.TEST_SERVER_LOG ? createLogger('error') : silentLogger;
+  const app = await createApp({ sql: db.sql, signingKey: await tokenSigningKey(db.sql), tokenTtlSeconds: 3600, log, ...options });
+  // The fold runs beside the requests, as in production, so tests see postings race it.
+  const fold = startBalanceFold(db.sql, log, { intervalMs: 50, batchSize: 500 });
   const server: Server = app.listen(0, '127.0.0.1');
   answerMalformedRequests(server);
   await new Promise<void>((resolve) => server.once('listening', resolve));
@@ -41,6 +43,7 @@ export async function startTestServer(options: Partial<AppOptions> = {}): Promis
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await fold.stop();
       await db.drop();
     },
   };

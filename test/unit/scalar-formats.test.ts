@@ -27,7 +27,22 @@ describe('ledger scalar formats', () => {
     ['Period', '2026-Q5', undefined],
     ['PeriodFilter', '2026-05', '2026-05'],
     ['PeriodFilter', '2026-05-01', undefined],
-    ['LastMoment', '1969-12', '1969-12'],
+    ['PeriodFilter', '2026-13', undefined],
+    ['LastMoment', '2026-1', '2026-1'],
+    ['LastMoment', '2026-02-03T4', '2026-02-03T4'],
+    ['LastMoment', '1969-12', undefined],
+    ['LastMoment', '10000', undefined],
+    ['LastMoment', '2026-13', undefined],
+    ['LastMoment', '2026-04-31', undefined],
+    ['LastMoment', '2027-02-29', undefined],
+    ['LastMoment', '2028-02-29', '2028-02-29'],
+    ['LastMoment', '2026-05-01T24', undefined],
+    ['LastMoment', '2026-Q1', undefined],
+    ['FirstMoment', '9999-12-31T23', '9999-12-31T23'],
+    ['FirstMoment', '2026-00', undefined],
+    ['FirstMoment', '2026-05-00', undefined],
+    ['Period', '1969-Q4', undefined],
+    ['Period', '2026-02-30', undefined],
   ] as const)('%s %j -> %j', (scalar, text, expected) => {
     expect(scalarFormats[scalar](text)).toBe(expected);
   });

@@ -1,57 +1,100 @@
+import { coverSpan, parseSpan } from '../../core/calendar.js';
 import { builtInCurrency } from '../../core/currencies.js';
 import { DomainError } from '../../core/errors.js';
 import type { PageArgs } from '../../core/pagination.js';
+import { balancesOver, currentBalances, type BalanceScope, type CurrencyAmount } from '../../db/balanceReads.js';
 import type { LedgerAccountRow } from '../../db/ledgerAccounts.js';
-import { childBalances, ownBalances } from '../../db/ledgerEntries.js';
 import type { GqlContext } from '../context.js';
 
-// Current balances of an account: own (its lines), child (its descendants' lines) and total
-// (both), per currency. Amounts are bigint from PostgreSQL's exact decimals and never leave the
-// Int96 range: a total that would is a typed error, not a wrapped number.
+// Balances of an account: own (its lines), child (its descendants' lines) and total (both), per
+// currency, now, at the end of a moment, or as the change over a period. Moments and periods are
+// wall-clock text at the ledger's offset, the time the buckets are kept in, so no read converts.
+// Amounts are bigint from PostgreSQL's exact decimals and never leave the Int96 range: a figure
+// that would is a typed error, not a wrapped number.
 
 export type Scope = 'own' | 'child' | 'total';
-type ReadArgs = { at?: string | null; consistencyMode?: string | null; currency?: { code: string; customCurrencyId?: string | null } | null };
+type CurrencyArg = { currency?: { code: string; customCurrencyId?: string | null } | null };
+type ReadArgs = CurrencyArg & { at?: string | null; consistencyMode?: string | null };
+type ChangeArgs = CurrencyArg & { period: string };
 
 const INT96_MAX = (1n << 120n) - 1n;
 
-async function balancesOf(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: ReadArgs): Promise<Map<string, bigint>> {
-  if (args.at != null) throw new DomainError('not_implemented', 'Balances at an instant are not available in this version of Tally yet; omit `at` for the latest.');
+export function balanceScope(account: LedgerAccountRow, scope: Scope): BalanceScope {
+  return { workspaceId: account.workspaceId, ledgerId: account.ledgerId, accountId: account.id, path: account.path, scope };
+}
+
+/** The spec's rule: `strong` on an account whose updates for that figure are eventual is refused. */
+function checkConsistency(account: LedgerAccountRow, scope: Scope, mode: string | null | undefined): void {
   const config = scope === 'own' ? account.consistency.ownBalanceUpdates : account.consistency.totalBalanceUpdates;
-  if (args.consistencyMode === 'strong' && config !== 'strong') {
+  if (mode === 'strong' && config !== 'strong') {
     throw new DomainError('strong_consistency_unavailable',
       `${account.path} is configured for eventual ${scope === 'own' ? 'ownBalanceUpdates' : 'totalBalanceUpdates'}; read it with eventual or use_account.`);
   }
-  const parts = await Promise.all([
-    scope === 'child' ? [] : ownBalances(ctx.sql, account.workspaceId, account.id),
-    scope === 'own' ? [] : childBalances(ctx.sql, account.workspaceId, account.ledgerId, account.path),
-  ]);
+}
+
+export function toAmounts(account: LedgerAccountRow, scope: Scope, rows: CurrencyAmount[]): Map<string, bigint> {
   const totals = new Map<string, bigint>();
-  for (const row of parts.flat()) totals.set(row.currency, (totals.get(row.currency) ?? 0n) + BigInt(row.amount));
-  for (const [currency, amount] of totals) {
+  for (const row of rows) {
+    const amount = BigInt(row.amount);
     if (amount > INT96_MAX || amount < -INT96_MAX) {
-      throw new DomainError('invalid_input_provided', `The ${scope} balance of ${account.path} in ${currency} is outside the Int96 range.`);
+      throw new DomainError('invalid_input_provided', `The ${scope} balance of ${account.path} in ${row.currency} is outside the Int96 range.`);
     }
+    totals.set(row.currency, amount);
   }
   return totals;
 }
 
-/** One figure in one currency: the account's own when none is named; required for multi-currency accounts. */
-export async function balanceIn(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: ReadArgs): Promise<string> {
+/** The currency a single-figure read is in: the one named, else the account's; multi-currency accounts must name one. */
+export function currencyOf(account: LedgerAccountRow, args: CurrencyArg): string {
   if (args.currency?.code === 'CUSTOM' || args.currency?.customCurrencyId) {
     throw new DomainError('not_implemented', 'Custom currencies are not available in this version of Tally yet.');
   }
   const currency = args.currency?.code ?? account.currencyCode;
   if (!currency) throw new DomainError('invalid_input_provided', `${account.path} holds several currencies; name the currency to read.`);
-  return ((await balancesOf(ctx, account, scope, args)).get(currency) ?? 0n).toString();
+  return currency;
 }
+
+async function balancesAt(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: ReadArgs): Promise<Map<string, bigint>> {
+  checkConsistency(account, scope, args.consistencyMode);
+  const target = balanceScope(account, scope);
+  if (args.at == null) return toAmounts(account, scope, await currentBalances(ctx.sql, target));
+  const end = parseSpan(args.at, false)!.end;
+  return toAmounts(account, scope, await balancesOver(ctx.sql, target, coverSpan(null, end), null, end));
+}
+
+async function changesIn(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, period: string): Promise<Map<string, bigint>> {
+  const span = parseSpan(period, true)!;
+  return toAmounts(account, scope, await balancesOver(ctx.sql, balanceScope(account, scope), coverSpan(span.start, span.end), span.start, span.end));
+}
+
+/** One figure in one currency, latest or at the end of `at`. */
+export async function balanceIn(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: ReadArgs): Promise<string> {
+  const currency = currencyOf(account, args);
+  return ((await balancesAt(ctx, account, scope, args)).get(currency) ?? 0n).toString();
+}
+
+/** The change of one figure in one currency over `period`. */
+export async function balanceChangeIn(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: ChangeArgs): Promise<string> {
+  const currency = currencyOf(account, args);
+  return ((await changesIn(ctx, account, scope, args.period)).get(currency) ?? 0n).toString();
+}
+
+const byCode = (figures: Map<string, bigint>) => [...figures].sort(([a], [b]) => (a < b ? -1 : 1));
 
 /** Every currency's figure, as a connection ordered by currency code. */
 export async function balancesByCurrency(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: ReadArgs & PageArgs) {
   const pages = ctx.pages(`balances:${scope}:${account.id}`);
   const request = pages.request(args);
-  const all = [...(await balancesOf(ctx, account, scope, args))].sort(([a], [b]) => (a < b ? -1 : 1));
+  const all = byCode(await balancesAt(ctx, account, scope, args));
   const [after] = request.cursor ?? [];
   const inDirection = request.backward ? all.filter(([code]) => after === undefined || code < after).reverse() : all.filter(([code]) => after === undefined || code > after);
   const rows = inDirection.slice(0, request.size + 1).map(([code, amount]) => ({ currency: builtInCurrency(code), amount: amount.toString() }));
   return pages.page(request, rows, (row) => [row.currency.code]);
+}
+
+/** Every currency's change over `period`, all in one page (the field takes no page arguments). */
+export async function balanceChangesByCurrency(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: { period: string }) {
+  const nodes = byCode(await changesIn(ctx, account, scope, args.period))
+    .map(([code, amount]) => ({ currency: builtInCurrency(code), amount: amount.toString() }));
+  return { nodes, pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } };
 }

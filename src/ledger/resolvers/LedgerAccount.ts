@@ -1,7 +1,8 @@
 import type { LedgerAccountResolvers } from '../../../generated/ledger.js';
 import { builtInCurrency } from '../../core/currencies.js';
 import { pageLedgerAccounts } from '../../db/ledgerAccounts.js';
-import { balanceIn, balancesByCurrency } from '../accounts/balances.js';
+import { balanceSeries } from '../accounts/balanceSeries.js';
+import { balanceChangeIn, balanceChangesByCurrency, balanceIn, balancesByCurrency } from '../accounts/balances.js';
 import { listEntries, listLines } from '../entries/lists.js';
 
 export const LedgerAccount: LedgerAccountResolvers = {
@@ -37,4 +38,16 @@ export const LedgerAccount: LedgerAccountResolvers = {
   ownBalances: (row, args, ctx) => balancesByCurrency(ctx, row, 'own', args) as never,
   childBalances: (row, args, ctx) => balancesByCurrency(ctx, row, 'child', args) as never,
   balances: (row, args, ctx) => balancesByCurrency(ctx, row, 'total', args) as never,
+  ownBalanceChange: (row, args, ctx) => balanceChangeIn(ctx, row, 'own', args),
+  childBalanceChange: (row, args, ctx) => balanceChangeIn(ctx, row, 'child', args),
+  balanceChange: (row, args, ctx) => balanceChangeIn(ctx, row, 'total', args),
+  ownBalanceChanges: (row, args, ctx) => balanceChangesByCurrency(ctx, row, 'own', args) as never,
+  childBalanceChanges: (row, args, ctx) => balanceChangesByCurrency(ctx, row, 'child', args) as never,
+  balanceChanges: (row, args, ctx) => balanceChangesByCurrency(ctx, row, 'total', args) as never,
+  ownBalancesDuring: (row, args, ctx) => balanceSeries(ctx, row, 'own', 'balances', args) as never,
+  childBalancesDuring: (row, args, ctx) => balanceSeries(ctx, row, 'child', 'balances', args) as never,
+  balancesDuring: (row, args, ctx) => balanceSeries(ctx, row, 'total', 'balances', args) as never,
+  ownBalanceChangesDuring: (row, args, ctx) => balanceSeries(ctx, row, 'own', 'changes', args) as never,
+  childBalanceChangesDuring: (row, args, ctx) => balanceSeries(ctx, row, 'child', 'changes', args) as never,
+  balanceChangesDuring: (row, args, ctx) => balanceSeries(ctx, row, 'total', 'changes', args) as never,
 };

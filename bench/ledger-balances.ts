@@ -1,0 +1,242 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureDatabase } from '../src/db/database.js';
+import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { checkLedgerInvariants } from '../src/db/ledgerChecks.js';
+import { migrate } from '../src/db/migrate.js';
+import { connect, type Sql } from '../src/db/sql.js';
+import { fetchToken } from '../test/support/token.js';
+import { startTally, stopTally } from '../test/support/tallyProcess.js';
+
+// `make bench-ledger-balances`: historical balance reads on a spawned server, on one account
+// with 1,000,000 lines over three years and one with 10,000 over the same years (the ratio
+// shows whether a read's cost grows with history); the cost of a backdated posting under each;
+// and a hot account posting with strong vs eventual balance updates, 64 clients, same run.
+// Results go to bench/results/ledger-balances.{md,json}.
+
+const BIG_LINES = Number(process.env.BENCH_BIG_LINES ?? 1_000_000);
+const SMALL_LINES = 10_000;
+const READS = Number(process.env.BENCH_READS ?? 400);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const POOL = 10;
+const HISTORY_START = Date.UTC(2023, 0, 1);
+const HISTORY_MS = 3 * 365 * 86_400_000;
+
+type Latency = { p50Ms: number; p99Ms: number; maxMs: number };
+const round = (value: number) => Math.round(value * 100) / 100;
+
+function latency(samples: number[]): Latency {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+  return { p50Ms: round(at(0.5)), p99Ms: round(at(0.99)), maxMs: round(sorted[sorted.length - 1]) };
+}
+
+function postJson(agent: http.Agent, url: string, token: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => { text += chunk; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Lines of `lines` entries spread evenly over the three years, written in bulk, then bucketed by rebuild_balance_history. */
+async function seed(sql: Sql, ledger: { id: string; workspaceId: string }, account: string, counter: string, lines: number) {
+  const step = HISTORY_MS / lines;
+  await sql`
+    insert into ledger_entries (workspace_id, ledger_id, id, ik, posted, request_hash)
+    select ${ledger.workspaceId}, ${ledger.id}, 'ent_seed_' || ${account} || '_' || g, 'seed-' || ${account} || '-' || g,
+           to_timestamp(${HISTORY_START / 1000} + g * ${step / 1000}), 'seed'
+    from generate_series(1, ${lines}) g`;
+  await sql`
+    insert into ledger_lines (workspace_id, ledger_id, id, entry_id, position, account_id, currency, amount, posted, created)
+    select ${ledger.workspaceId}, ${ledger.id}, 'line_seed_' || ${account} || '_' || g || '_' || p, 'ent_seed_' || ${account} || '_' || g, p,
+           case p when 1 then ${account} else ${counter} end, 'USD', 1 + g % 997, to_timestamp(${HISTORY_START / 1000} + g * ${step / 1000}), now()
+    from generate_series(1, ${lines}) g cross join (values (1), (2)) as v(p)`;
+}
+
+/** A month of the history, among its first `months` months. */
+function randomMonth(random: () => number, months = 36): string {
+  const index = Math.floor(random() * months);
+  return `${2023 + Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+function randomHour(random: () => number): string {
+  return new Date(HISTORY_START + random() * HISTORY_MS).toISOString().slice(0, 13);
+}
+
+async function timeReads(baseUrl: string, token: string, path: string, field: (random: () => number) => string, check: (data: any) => boolean): Promise<Latency> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let state = 12345;
+  const random = () => ((state = (state * 48271) % 2147483647) / 2147483647);
+  const samples: number[] = [];
+  for (let i = 0; i < READS + 20; i++) {
+    const query = `{ ledgerAccount(ledgerAccount: { path: "${path}", ledger: { ik: "history" } }) { ${field(random)} } }`;
+    const started = performance.now();
+    const { text } = await postJson(agent, `${baseUrl}/graphql`, token, JSON.stringify({ query }));
+    const elapsed = performance.now() - started;
+    const body = JSON.parse(text);
+    if (!body.data?.ledgerAccount || !check(body.data.ledgerAccount)) throw new Error(`unexpected answer: ${text.slice(0, 300)}`);
+    if (i >= 20) samples.push(elapsed); // the first 20 warm the document cache and the connections
+  }
+  agent.destroy();
+  return latency(samples);
+}
+
+const POST = `mutation post($ik: SafeString!, $entry: LedgerEntryInput!) {
+  addLedgerEntry(ik: $ik, entry: $entry) { __typename ... on AddLedgerEntryResult { entry { id } } ... on Error { code message } } }`;
+
+/** Sequential backdated postings to `account` (posted three years back, before every stored line). */
+async function timeBackdated(baseUrl: string, token: string, account: string): Promise<Latency> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const samples: number[] = [];
+  for (let i = 0; i < 220; i++) {
+    const body = JSON.stringify({ query: POST, variables: { ik: `backdated-${account}-${i}`, entry: {
+      ledger: { ik: 'history' }, posted: new Date(HISTORY_START - 86_400_000 + i * 1000).toISOString(),
+      lines: [{ account: { path: account }, amount: '1' }, { account: { path: 'equity' }, amount: '1' }],
+    } } });
+    const started = performance.now();
+    const { text } = await postJson(agent, `${baseUrl}/graphql`, token, body);
+    if (!text.includes('"AddLedgerEntryResult"')) throw new Error(`posting failed: ${text.slice(0, 300)}`);
+    if (i >= 20) samples.push(performance.now() - started);
+  }
+  agent.destroy();
+  return latency(samples);
+}
+
+async function hotPosting(baseUrl: string, token: string, hot: string): Promise<{ entriesPerSecond: number; errors: number } & Latency> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const samples: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + SECONDS * 1000;
+  await Promise.all(Array.from({ length: 64 }, async (_, client) => {
+    for (let n = 0; performance.now() < deadline; n++) {
+      const body = JSON.stringify({ query: POST, variables: { ik: `${hot}-${client}-${n}`, entry: {
+        ledger: { ik: 'hot' }, lines: [{ account: { path: hot }, amount: '1' }, { account: { path: `l${(client * 31 + n) % 199}` }, amount: '1' }],
+      } } });
+      const started = performance.now();
+      const { status, text } = await postJson(agent, `${baseUrl}/graphql`, token, body);
+      samples.push(performance.now() - started);
+      if (status !== 200 || !text.includes('"AddLedgerEntryResult"')) errors++;
+    }
+  }));
+  agent.destroy();
+  return { entriesPerSecond: Math.round((samples.length - errors) / SECONDS), errors, ...latency(samples) };
+}
+
+async function gqlCall(baseUrl: string, token: string, query: string) {
+  const { text } = await postJson(new http.Agent({ keepAlive: false }), `${baseUrl}/graphql`, token, JSON.stringify({ query }));
+  const body = JSON.parse(text);
+  if (body.errors) throw new Error(text);
+  return body;
+}
+
+async function main() {
+  const postgres = await startEmbeddedPostgres({ dataDir: '', ephemeral: true, fast: false });
+  const url = await ensureDatabase(postgres.url, 'tally_bench');
+  const sql = connect(url, { max: POOL });
+  await migrate(sql);
+  const tally = await startTally({ DATABASE_URL: url, DATABASE_POOL_MAX: String(POOL), BOOTSTRAP_CLIENT_ID: 'bench', BOOTSTRAP_CLIENT_SECRET: 'bench-secret', LOG_LEVEL: 'warn' });
+  try {
+    const token = await fetchToken(tally.baseUrl, 'bench', 'bench-secret');
+    await gqlCall(tally.baseUrl, token, 'mutation { createLedger(ik: "history", ledger: { name: "History", balanceUTCOffset: "+05:30" }) { __typename } }');
+    await gqlCall(tally.baseUrl, token, `mutation { createLedgerAccounts(ledger: { ik: "history" }, ledgerAccounts: [
+      { ik: "big", name: "Big", type: asset, consistencyConfig: { ownBalanceUpdates: strong } },
+      { ik: "small", name: "Small", type: asset, consistencyConfig: { ownBalanceUpdates: strong } },
+      { ik: "equity", name: "Equity", type: liability, consistencyConfig: { ownBalanceUpdates: strong } }]) { __typename } }`);
+    const [ledger] = await sql<{ id: string; workspaceId: string }[]>`select id, workspace_id as "workspaceId" from ledgers where ik = 'history'`;
+    const ids = new Map((await sql<{ id: string; path: string }[]>`select id, path from ledger_accounts where ledger_id = ${ledger.id}`).map((row) => [row.path, row.id]));
+
+    let started = performance.now();
+    await seed(sql, ledger, ids.get('big')!, ids.get('equity')!, BIG_LINES);
+    await seed(sql, ledger, ids.get('small')!, ids.get('equity')!, SMALL_LINES);
+    await sql`select rebuild_balance_history(${ledger.id})`;
+    await sql`vacuum analyze`;
+    const seedSeconds = Math.round((performance.now() - started) / 1000);
+    console.log(`seeded ${BIG_LINES} + ${SMALL_LINES} lines in ${seedSeconds} s`);
+
+    const nonEmpty = (data: Record<string, unknown>) => Object.values(data).every((value) => value !== null);
+    const reads = {
+      balanceAt: (random: () => number) => `ownBalance(at: "${randomHour(random)}")`,
+      changeOverMonth: (random: () => number) => `ownBalanceChange(period: "${randomMonth(random)}")`,
+      dailySeries365: (random: () => number) => `ownBalancesDuring(startTime: "${randomMonth(random, 24)}", duration: 365, granularity: daily) { nodes { amount { amount } } }`,
+    };
+    const results: Record<string, { big: Latency; small: Latency; ratio: number }> = {};
+    for (const [name, field] of Object.entries(reads)) {
+      const check = name === 'dailySeries365' ? (data: any) => data.ownBalancesDuring.nodes.length === 365 : nonEmpty;
+      const big = await timeReads(tally.baseUrl, token, 'big', field, check);
+      const small = await timeReads(tally.baseUrl, token, 'small', field, check);
+      results[name] = { big, small, ratio: round(big.p99Ms / small.p99Ms) };
+      console.log(name, results[name]);
+    }
+    const backdatedBig = await timeBackdated(tally.baseUrl, token, 'big');
+    const backdatedSmall = await timeBackdated(tally.baseUrl, token, 'small');
+    console.log('backdated', backdatedBig, backdatedSmall);
+
+    // Hot account: the same 199 strong counter accounts; only the hot account's updates differ.
+    const counters = Array.from({ length: 199 }, (_, i) => `{ ik: "l${i}", name: "n", type: liability, consistencyConfig: { ownBalanceUpdates: strong } }`).join(',');
+    await gqlCall(tally.baseUrl, token, `mutation { createLedger(ik: "hot", ledger: { name: "Hot" }) { __typename } }`);
+    await gqlCall(tally.baseUrl, token, `mutation { createLedgerAccounts(ledger: { ik: "hot" }, ledgerAccounts: [
+      { ik: "hot-strong", name: "Hot, strong", type: asset, consistencyConfig: { ownBalanceUpdates: strong, totalBalanceUpdates: strong } },
+      { ik: "hot-eventual", name: "Hot, eventual", type: asset, consistencyConfig: { ownBalanceUpdates: eventual, totalBalanceUpdates: eventual } },
+      ${counters}]) { __typename } }`);
+    const strong = await hotPosting(tally.baseUrl, token, 'hot-strong');
+    console.log('hot strong', strong);
+    const eventual = await hotPosting(tally.baseUrl, token, 'hot-eventual');
+    console.log('hot eventual', eventual);
+    started = performance.now();
+    while ((await sql`select 1 from ledger_balance_queue limit 1`).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const drainMs = Math.round(performance.now() - started);
+    const violations = await checkLedgerInvariants(sql);
+
+    write({
+      date: new Date().toISOString(), cpus: os.cpus().length, bigLines: BIG_LINES, smallLines: SMALL_LINES, reads: READS, seconds: SECONDS, seedSeconds,
+      results, backdated: { big: backdatedBig, small: backdatedSmall, ratio: round(backdatedBig.p50Ms / backdatedSmall.p50Ms) },
+      hot: { strong, eventual, ratio: round(eventual.entriesPerSecond / strong.entriesPerSecond), foldDrainMs: drainMs }, invariantViolations: violations.length,
+    });
+  } finally {
+    await stopTally(tally);
+    await sql.end();
+    await postgres.stop();
+  }
+}
+
+type Report = {
+  date: string; cpus: number; bigLines: number; smallLines: number; reads: number; seconds: number; seedSeconds: number;
+  results: Record<string, { big: Latency; small: Latency; ratio: number }>;
+  backdated: { big: Latency; small: Latency; ratio: number };
+  hot: { strong: { entriesPerSecond: number; errors: number } & Latency; eventual: { entriesPerSecond: number; errors: number } & Latency; ratio: number; foldDrainMs: number };
+  invariantViolations: number;
+};
+
+function write(report: Report) {
+  const dir = path.resolve(import.meta.dirname, 'results');
+  fs.writeFileSync(path.join(dir, 'ledger-balances.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const targets: Record<string, number> = { balanceAt: 10, changeOverMonth: 10, dailySeries365: 30 };
+  const lines = [
+    '# Ledger balance history benchmark', '',
+    `\`make bench-ledger-balances\`, ${report.date.slice(0, 10)}, ${report.cpus} cores shared by the client, the server and PostgreSQL. ` +
+      `Reads: ${report.reads} sequential requests each, one client, latency measured at the client (HTTP and GraphQL included, so server time is lower). ` +
+      `One account holds ${report.bigLines.toLocaleString('en')} lines, another ${report.smallLines.toLocaleString('en')}, both over 2023-2025 on a +05:30 ledger.`, '',
+    '| Read | target p99 ms | 1M lines p50 | 1M lines p99 | 10k lines p50 | 10k lines p99 | p99 ratio 1M/10k |', '|---|---|---|---|---|---|---|',
+    ...Object.entries(report.results).map(([name, r]) => `| ${name} | ${targets[name]} | ${r.big.p50Ms} | ${r.big.p99Ms} | ${r.small.p50Ms} | ${r.small.p99Ms} | ${r.ratio} |`), '',
+    `Backdated posting (posted before every stored line), sequential, p50/p99 ms: ${report.backdated.big.p50Ms}/${report.backdated.big.p99Ms} under 1M later lines, ` +
+      `${report.backdated.small.p50Ms}/${report.backdated.small.p99Ms} under 10k (p50 ratio ${report.backdated.ratio}).`, '',
+    `Hot account, 64 clients, ${report.seconds} s each:`, '',
+    '| Hot account updates | entries/s | p50 ms | p99 ms | errors |', '|---|---|---|---|---|',
+    `| strong | ${report.hot.strong.entriesPerSecond} | ${report.hot.strong.p50Ms} | ${report.hot.strong.p99Ms} | ${report.hot.strong.errors} |`,
+    `| eventual (folded in the background) | ${report.hot.eventual.entriesPerSecond} | ${report.hot.eventual.p50Ms} | ${report.hot.eventual.p99Ms} | ${report.hot.eventual.errors} |`, '',
+    `- Eventual reaches ${report.hot.ratio}× the strong figure (target: at least 2×).`,
+    `- The fold's queue was empty ${report.hot.foldDrainMs} ms after the eventual run ended; invariant violations afterwards (balances and history vs lines): ${report.invariantViolations}.`, '',
+  ];
+  fs.writeFileSync(path.join(dir, 'ledger-balances.md'), lines.join('\n'));
+  console.log(lines.join('\n'));
+}
+
+await main();

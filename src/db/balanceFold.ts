@@ -1,0 +1,20 @@
+import type { Db } from './sql.js';
+
+export type FoldOutcome = { folded: number; oldest: Date | null };
+
+/** Folds up to `limit` queued balance deltas in one transaction (fold_ledger_balance_queue). */
+export async function foldBalanceQueue(db: Db, limit: number): Promise<FoldOutcome> {
+  const [row] = await db<FoldOutcome[]>`/* foldBalanceQueue */ select folded, oldest from fold_ledger_balance_queue(${limit})`;
+  return row;
+}
+
+export type QueueState = { pending: number; lagSeconds: number };
+
+/** How many deltas wait for the fold, and how long the oldest has waited. */
+export async function balanceQueueState(db: Db): Promise<QueueState> {
+  const [row] = await db<{ pending: number; lagSeconds: number | null }[]>`
+    /* balanceQueueState */
+    select count(*)::int as pending, extract(epoch from clock_timestamp() - min(enqueued))::float8 as "lagSeconds"
+    from ledger_balance_queue`;
+  return { pending: row.pending, lagSeconds: row.lagSeconds ?? 0 };
+}

@@ -1,0 +1,100 @@
+import { add, coverSpan, END_LOCAL, FIRST_LOCAL, formatSpan, parseSpan, toTimestampText, UNIT_RANK, type Unit } from '../../core/calendar.js';
+import { builtInCurrency } from '../../core/currencies.js';
+import { DomainError } from '../../core/errors.js';
+import type { PageArgs, PageLimits } from '../../core/pagination.js';
+import { bucketSeries } from '../../db/balanceReads.js';
+import type { LedgerAccountRow } from '../../db/ledgerAccounts.js';
+import type { GqlContext } from '../context.js';
+import { balanceScope, currencyOf, toAmounts, type Scope } from './balances.js';
+
+// Balance series: `*BalancesDuring` (the figure at the end of each bucket) and
+// `*BalanceChangesDuring` (the change within each bucket). A page costs two index range scans
+// whatever the history: the buckets of the page and the few dozen that tile the time before it.
+
+export type SeriesArgs = PageArgs & {
+  currency?: { code: string; customCurrencyId?: string | null } | null;
+  duration: number;
+  granularity: string;
+  startTime: string;
+};
+
+const GRANULARITY_UNIT: Record<string, Unit> = { hourly: 'hour', daily: 'day', monthly: 'month' };
+
+/** A series of up to 1,000 buckets comes in one page; longer ones page with first/after or last/before. */
+export const SERIES_PAGE_LIMITS: PageLimits = { defaultSize: 1000, maxSize: 1000 };
+
+type Series = { unit: Unit; first: number; count: number };
+
+/** The buckets a request names, checked against the granularity rules and the calendar's range. */
+function seriesOf(args: SeriesArgs): Series {
+  const start = parseSpan(args.startTime, false)!;
+  const unit = GRANULARITY_UNIT[args.granularity];
+  if (UNIT_RANK[unit] >= UNIT_RANK[start.unit as Unit]) {
+    throw new DomainError('invalid_input_provided',
+      `${args.granularity} buckets need a startTime written as a longer span than a ${unit} (a ${start.unit} was given): a year allows monthly, daily or hourly; a month daily or hourly; a day hourly.`);
+  }
+  if (!Number.isInteger(args.duration) || args.duration === 0) {
+    throw new DomainError('invalid_input_provided', 'duration counts buckets: a non-zero whole number (negative walks back from startTime).');
+  }
+  const count = Math.abs(args.duration);
+  const first = args.duration > 0 ? start.start : add(start.start, unit, args.duration);
+  if (first < FIRST_LOCAL || add(first, unit, count) > END_LOCAL) {
+    throw new DomainError('invalid_input_provided', 'The series must stay within the years 1970 to 9999.');
+  }
+  return { unit, first, count };
+}
+
+/** The bucket indexes of the requested page, in display order's direction, one extra to tell whether more exist. */
+function pageIndexes(cursor: string[] | undefined, backward: boolean, size: number, count: number): number[] {
+  const at = cursor === undefined ? undefined : Number(cursor[0]);
+  if (at !== undefined && !(Number.isInteger(at) && at >= 0 && at < count)) {
+    throw new DomainError('invalid_input_provided', 'The cursor does not name a bucket of this series.');
+  }
+  const indexes: number[] = [];
+  if (backward) {
+    for (let index = (at ?? count) - 1; index >= 0 && indexes.length <= size; index -= 1) indexes.push(index);
+  } else {
+    for (let index = at === undefined ? 0 : at + 1; index < count && indexes.length <= size; index += 1) indexes.push(index);
+  }
+  return indexes;
+}
+
+export async function balanceSeries(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, kind: 'balances' | 'changes', args: SeriesArgs) {
+  const currency = currencyOf(account, args);
+  const { unit, first, count } = seriesOf(args);
+  const pages = ctx.pages(`series:${kind}:${scope}:${account.id}:${currency}:${args.granularity}:${args.startTime}:${args.duration}`);
+  const request = pages.request(args, SERIES_PAGE_LIMITS);
+  const indexes = pageIndexes(request.cursor, request.backward, request.size, count);
+  const shown = indexes.slice(0, request.size);
+  const connection = {
+    startTime: formatSpan(first, unit),
+    endTime: formatSpan(add(first, unit, count - 1), unit),
+    granularity: args.granularity,
+  };
+  if (shown.length === 0) return { ...connection, ...pages.page(request, [], () => []) };
+
+  const low = Math.min(...shown);
+  const from = add(first, unit, low);
+  const to = add(first, unit, Math.max(...shown) + 1);
+  const { opening, changes } = await bucketSeries(ctx.sql, balanceScope(account, scope), unit, from, to,
+    kind === 'balances' ? coverSpan(null, from) : undefined);
+  const changeAt = new Map(changes.filter((row) => row.currency === currency).map((row) => [row.bucket, BigInt(row.amount)]));
+
+  // Balances accumulate in time order; the page is then laid out in the request's direction.
+  let running = toAmounts(account, scope, opening).get(currency) ?? 0n;
+  const byIndex = new Map<number, { bucketStart: number; change: bigint; balance: bigint }>();
+  for (let index = low, bucketStart = from; bucketStart < to; index += 1, bucketStart = add(first, unit, index)) {
+    const change = changeAt.get(toTimestampText(bucketStart)) ?? 0n;
+    running += change;
+    byIndex.set(index, { bucketStart, change, balance: running });
+  }
+  toAmounts(account, scope, [...byIndex.values()].map((point) => ({ currency, amount: String(kind === 'balances' ? point.balance : point.change) })));
+  const rows = indexes.map((index) => {
+    const point = byIndex.get(index);
+    const amount = { currency: builtInCurrency(currency), amount: String(kind === 'balances' ? point?.balance : point?.change) };
+    const label = formatSpan(add(first, unit, index), unit);
+    return { index, node: kind === 'balances' ? { at: label, amount } : { period: label, amount } };
+  });
+  const page = pages.page(request, rows, (row) => [String(row.index)]);
+  return { ...connection, nodes: page.nodes.map((row) => row.node), pageInfo: page.pageInfo };
+}
