@@ -221,17 +221,18 @@ export type BalanceChangeDuringConnection = {
 /** How soon balances are brought up to date after a write to a ledger account. */
 export type BalanceUpdateConsistencyMode =
   /**
-   * Postings take no lock on the account's balance, so any number can post to it at once: its
-   * deltas are queued and a background fold moves them into the stored balance and balance
-   * history, normally within a second (the lag is logged and exported as
-   * `tally_balance_fold_lag_seconds` on `/metrics`). Balance reads add the queued deltas, so
-   * they include every committed posting. An entry with a condition on this account's own
-   * balance applies to it under its lock, as `strong` does. Default.
+   * Postings take no lock on the account's balance, so any number can post to it at once: their
+   * deltas are queued and a background fold moves them into the stored balance, normally within
+   * a second (the lag is logged and exported as `tally_balance_fold_lag_seconds` on `/metrics`).
+   * Balance reads add the queued deltas, so they include every committed posting. An entry with
+   * a condition on this account's own balance updates it under its lock, as `strong` does.
+   * Default.
    */
   | 'eventual'
   /**
-   * Postings update the balance and its history in their own transaction, under the balance's
-   * row lock: postings to the account run one at a time.
+   * Postings update the stored balance in their own transaction, under the balance's row lock:
+   * postings to the account run one at a time. (With either mode, balance history is kept in
+   * calendar buckets that the background fold updates, and reads add what it has not reached.)
    */
   | 'strong';
 
@@ -1873,8 +1874,9 @@ export type LedgerAccountConsistencyConfig = {
   /** Consistency of the account's own balances. */
   ownBalanceUpdates: BalanceUpdateConsistencyMode;
   /**
-   * Consistency of own, child and total balances for writes to the account or any descendant;
-   * null when not configured.
+   * Consistency of child and total balances; null when not configured, and then
+   * `ownBalanceUpdates` applies. Tally computes these figures from the own balances of the
+   * subtree at read time, so the setting decides which reads accept `consistencyMode: strong`.
    */
   totalBalanceUpdates?: Maybe<BalanceUpdateConsistencyMode>;
 };
@@ -2684,7 +2686,11 @@ export type LedgerLinesConnection = {
   pageInfo: PageInfo;
 };
 
-/** How soon an account's list of ledger lines reflects a write. */
+/**
+ * How soon an account's list of ledger lines reflects a write. Tally writes lines in the
+ * posting's transaction in both modes, so lists are always up to date; the setting is kept and
+ * returned for compatibility.
+ */
 export type LedgerLinesConsistencyMode =
   /** The line list may lag the mutation briefly. Default. */
   | 'eventual'
@@ -3523,7 +3529,8 @@ export type ReadBalanceConsistencyMode =
   /**
    * Return a strongly consistent balance. Refused with `strong_consistency_unavailable` when
    * the account's updates of the figure read are not `strong`: `ownBalanceUpdates` for own
-   * balances, `totalBalanceUpdates` for child and total balances.
+   * balances, `totalBalanceUpdates` (or `ownBalanceUpdates` when it is not set) for child and
+   * total balances.
    */
   | 'strong'
   /**

@@ -78,9 +78,10 @@ export function formatSpan(local: number, unit: PeriodUnit): string {
   }
 }
 
-/** `local` as a PostgreSQL timestamp literal (the buckets' wall-clock column). */
+/** `local` as a PostgreSQL timestamp literal (the buckets' wall-clock column); year 10000 included, as the end of 9999. */
 export function toTimestampText(local: number): string {
-  return new Date(local).toISOString().slice(0, 19).replace('T', ' ');
+  const d = new Date(local);
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:00:00`;
 }
 
 export type BucketRange = { unit: Unit; from: number | null; to: number };

@@ -26,7 +26,7 @@ export async function checkLedgerInvariants(db: Db, ledgerId?: string): Promise<
       select workspace_id, account_id, currency, sum(amount) as total, sum(lines) as lines from (
         select workspace_id, account_id, currency, own_balance as amount, line_count as lines from ledger_account_balances
         union all
-        select workspace_id, account_id, currency, amount, line_count from ledger_balance_queue
+        select workspace_id, account_id, currency, amount, line_count from ledger_balance_queue where not balance_applied
       ) t group by workspace_id, account_id, currency
     )
     select 'stored balance equals the sum of lines' as check, a.ledger_id as "ledgerId", a.path || ' ' || coalesce(b.currency, s.currency) as subject,

@@ -156,4 +156,33 @@ describe('@fragment-dev/node-client 1.4.0 against Tally', () => {
     await expect(refused).rejects.toBeInstanceOf(BadRequestError);
     await expect(refused).rejects.toMatchObject({ code: 'schema_in_use' });
   });
+  it('reads balances at a moment through every balance method that takes balanceAt, at the ledger offset', async () => {
+    const client = sdkClient();
+    await client.storeSchema({ schema: {
+      key: 'sdk-history',
+      chartOfAccounts: {
+        defaultCurrency: { code: 'INR' as never },
+        accounts: [{ key: 'bank', type: LedgerAccountTypes.Asset }, { key: 'users', type: LedgerAccountTypes.Liability, children: [{ key: 'ann' }] }],
+      },
+      ledgerEntries: { types: [{ type: 'deposit', lines: [
+        { key: 'bank', account: { path: 'bank' }, amount: '{{amount}}' }, { key: 'ann', account: { path: 'users/ann' }, amount: '{{amount}}' },
+      ] }] },
+    } });
+    await client.createLedger({ ik: 'sdk-history', ledger: { name: 'History', balanceUTCOffset: '+05:30' }, schemaKey: 'sdk-history' });
+    // 18:45Z on 31 January is 00:15 on 1 February at +05:30.
+    await client.addLedgerEntry({ ik: 'jan', ledgerIk: 'sdk-history', type: 'deposit', parameters: { amount: '100' }, posted: '2026-01-15T00:00:00Z' });
+    await client.addLedgerEntry({ ik: 'feb', ledgerIk: 'sdk-history', type: 'deposit', parameters: { amount: '20' }, posted: '2026-01-31T18:45:00Z' });
+    await client.addLedgerEntry({ ik: 'now', ledgerIk: 'sdk-history', type: 'deposit', parameters: { amount: '3' } });
+
+    const own = await client.getLedgerAccountBalance({ path: 'users/ann', ledgerIk: 'sdk-history', balanceAt: '2026-01' });
+    expect(own.ledgerAccount?.ownBalance).toBe('100');
+    const rollup = await client.GetLedgerAccountBalanceWithChildRollup({ path: 'users', ledgerIk: 'sdk-history', balanceAt: '2026-02-01' });
+    expect(rollup.ledgerAccount).toMatchObject({ path: 'users', balance: '120' });
+    const listed = await client.listLedgerAccountBalances({ ledgerIk: 'sdk-history', balanceAt: '2026-01-31T23', balanceCurrency: { code: 'INR' as never } });
+    expect(listed.ledger!.ledgerAccounts.nodes.find((node) => node.path === 'bank')).toMatchObject({ ownBalance: '100', balance: '100' });
+    const multi = await client.listMultiCurrencyLedgerAccountBalances({ ledgerIk: 'sdk-history', balanceAt: '2026-02' });
+    expect(multi.ledger!.ledgerAccounts.nodes.find((node) => node.path === 'bank')?.balances.nodes).toEqual([{ currency: { code: 'INR', customCurrencyId: null }, amount: '120' }]);
+    const latest = await client.getLedgerAccountBalance({ path: 'bank', ledgerIk: 'sdk-history' });
+    expect(latest.ledgerAccount?.ownBalance).toBe('123');
+  });
 });

@@ -51,3 +51,11 @@ describe('calendar spans in local time', () => {
     }
   });
 });
+
+describe('timestamp literals', () => {
+  it('writes the end of 9999 as year 10000, not in the expanded ISO form', async () => {
+    const { toTimestampText } = await import('../../src/core/calendar.js');
+    expect(toTimestampText(Date.UTC(10000, 0, 1))).toBe('10000-01-01 00:00:00');
+    expect(toTimestampText(Date.UTC(1970, 0, 1, 5))).toBe('1970-01-01 05:00:00');
+  });
+});

@@ -5,9 +5,12 @@
 -- A balance at a moment or a change over a period is then a sum of a few dozen buckets however
 -- long the history, and a backdated entry adds to four buckets like any other entry.
 --
--- Accounts whose ownBalanceUpdates is eventual take no lock when posted to: their deltas go to a
--- queue, and a background fold moves them into balances and buckets in batches. Reads add the
--- queued deltas, so they see every committed posting either way.
+-- A posting appends its deltas to a queue; a background fold moves them into the buckets in
+-- batches, so thousands of postings to one account cost a handful of bucket updates. Accounts
+-- whose ownBalanceUpdates is strong also update their balance row in the posting, under its
+-- lock (conditions need it); eventual ones take no lock at all, and the fold applies their
+-- deltas to the balance row too. Reads add the queued deltas, so they see every committed
+-- posting either way.
 
 create table ledger_balance_buckets (
   workspace_id text not null,
@@ -29,6 +32,8 @@ create table ledger_balance_queue (
   local_hour timestamp not null,
   amount numeric not null,
   line_count integer not null,
+  -- True when the posting already added the delta to the balance row (strong updates).
+  balance_applied boolean not null,
   enqueued timestamptz not null default clock_timestamp()
 );
 create index ledger_balance_queue_account_idx on ledger_balance_queue (workspace_id, account_id, currency);
@@ -46,73 +51,71 @@ $$;
 
 create function int96_max() returns numeric language sql immutable as $$ select 1329227995784915872903807060280344575::numeric $$;
 
--- Applies one entry's lines (all posted at p_posted) to balances and buckets. Lines on accounts
--- with eventual own balance updates are queued, unless the entry bounds that account's own
--- balance (p_bounded_account_ids): a bound needs the account's row locked. Strong rows are locked
--- in (account, currency) order, then their buckets, the order every writer follows. Answers,
--- per locked row, its balance after the entry (queued deltas included) and the entry's delta.
+-- Applies one entry's lines (all posted at p_posted): every delta is queued for the buckets;
+-- accounts with strong own balance updates, or whose own balance the entry bounds
+-- (p_bounded_account_ids: a bound needs the row locked), also update their balance row here,
+-- rows locked in (account, currency) order. Answers, per updated row, its balance after the
+-- entry and the entry's delta, for the conditions.
 create function apply_balance_deltas(p_workspace_id text, p_ledger_id text, p_posted timestamptz,
                                      p_account_ids text[], p_currencies text[], p_amounts numeric[],
                                      p_bounded_account_ids text[]) returns jsonb
 language plpgsql as $$
 declare
-  v_hour timestamp;
   v_accounts text[];
   v_currencies text[];
   v_deltas numeric[];
-  v_lines integer[];
-  v_queued boolean[];
+  v_applied boolean[];
   v_balances jsonb;
   v_out_of_range boolean;
 begin
-  select ledger_local_hour(p_posted, l.balance_utc_offset) into v_hour
-  from ledgers l where l.workspace_id = p_workspace_id and l.id = p_ledger_id;
+  -- One statement: the accounts' configuration is read once, and the queue rows and the balance
+  -- rows are written from that same reading.
+  with deltas as (
+    select t.account_id, t.currency, sum(t.amount) as delta, count(*)::integer as lines
+    from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
+    group by t.account_id, t.currency
+  ), decided as (
+    select d.*, coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual'
+                or d.account_id = any(coalesce(p_bounded_account_ids, '{}')) as applied
+    from deltas d left join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = d.account_id
+  ), queued as (
+    insert into ledger_balance_queue (workspace_id, account_id, currency, local_hour, amount, line_count, balance_applied)
+    select p_workspace_id, d.account_id, d.currency, ledger_local_hour(p_posted, l.balance_utc_offset), d.delta, d.lines, d.applied
+    from decided d join ledgers l on l.workspace_id = p_workspace_id and l.id = p_ledger_id
+  ), updated as (
+    insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
+    select p_workspace_id, d.account_id, d.currency, d.delta, d.lines from decided d
+    where d.applied
+    order by d.account_id, d.currency
+    on conflict (workspace_id, account_id, currency)
+      do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count
+    returning b.account_id, b.currency, b.own_balance
+  )
+  select (select jsonb_object_agg(u.account_id || '|' || u.currency, jsonb_build_array(u.own_balance::text, d.delta::text))
+          from updated u join decided d on d.account_id = u.account_id and d.currency = u.currency),
+         coalesce((select bool_or(abs(u.own_balance) > int96_max()) from updated u), false),
+         array_agg(d.account_id), array_agg(d.currency), array_agg(d.delta), array_agg(d.applied)
+  into v_balances, v_out_of_range, v_accounts, v_currencies, v_deltas, v_applied
+  from decided d;
 
-  -- Decided once: the account's configuration may change while this transaction runs.
-  select array_agg(d.account_id order by d.account_id, d.currency), array_agg(d.currency order by d.account_id, d.currency),
-         array_agg(d.delta order by d.account_id, d.currency), array_agg(d.lines order by d.account_id, d.currency),
-         array_agg(coalesce(a.consistency->>'ownBalanceUpdates', 'strong') = 'eventual'
-                   and not (d.account_id = any(coalesce(p_bounded_account_ids, '{}'))) order by d.account_id, d.currency)
-  into v_accounts, v_currencies, v_deltas, v_lines, v_queued
-  from (select t.account_id, t.currency, sum(t.amount) as delta, count(*)::integer as lines
-        from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
-        group by t.account_id, t.currency) d
-  left join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = d.account_id;
-
-  insert into ledger_balance_queue (workspace_id, account_id, currency, local_hour, amount, line_count)
-  select p_workspace_id, t.account_id, t.currency, v_hour, t.delta, t.lines
-  from unnest(v_accounts, v_currencies, v_deltas, v_lines, v_queued) as t(account_id, currency, delta, lines, queued)
-  where t.queued;
-
-  insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
-  select p_workspace_id, t.account_id, t.currency, t.delta, t.lines
-  from unnest(v_accounts, v_currencies, v_deltas, v_lines, v_queued) as t(account_id, currency, delta, lines, queued)
-  where not t.queued
-  order by t.account_id, t.currency
-  on conflict (workspace_id, account_id, currency)
-    do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count;
-
-  insert into ledger_balance_buckets as k (workspace_id, account_id, grain, bucket, currency, amount, line_count)
-  select p_workspace_id, t.account_id, g.grain, date_trunc(g.grain, v_hour), t.currency, t.delta, t.lines
-  from unnest(v_accounts, v_currencies, v_deltas, v_lines, v_queued) as t(account_id, currency, delta, lines, queued)
-  cross join (values ('hour'), ('day'), ('month'), ('year')) as g(grain)
-  where not t.queued
-  order by t.account_id, g.grain, t.currency
-  on conflict (workspace_id, account_id, grain, bucket, currency)
-    do update set amount = k.amount + excluded.amount, line_count = k.line_count + excluded.line_count;
-
-  -- A new statement, so a new snapshot: the locked rows are current, and so are deltas queued
-  -- (and committed) by other postings. Queued accounts are checked too, on a best-effort basis.
-  select jsonb_object_agg(t.account_id || '|' || t.currency, jsonb_build_array(s.balance::text, t.delta::text)) filter (where not t.queued),
-         coalesce(bool_or(abs(s.balance) > int96_max()), false)
-  into v_balances, v_out_of_range
-  from unnest(v_accounts, v_currencies, v_deltas, v_queued) as t(account_id, currency, delta, queued)
-  cross join lateral (
-    select coalesce((select b.own_balance from ledger_account_balances b
-                     where b.workspace_id = p_workspace_id and b.account_id = t.account_id and b.currency = t.currency), 0)
-         + coalesce((select sum(q.amount) from ledger_balance_queue q
-                     where q.workspace_id = p_workspace_id and q.account_id = t.account_id and q.currency = t.currency), 0) as balance
-  ) s;
+  -- Bounded rows and queued-only rows add the deltas not yet in their balance row, read in a new
+  -- statement (so after the locks above): postings to eventual accounts take no lock, so for
+  -- them this is a best-effort check of the Int96 range.
+  if p_bounded_account_ids is not null or not (true = all(v_applied)) then
+    select coalesce(v_balances, '{}') || coalesce(jsonb_object_agg(t.account_id || '|' || t.currency,
+             jsonb_build_array(s.balance::text, t.delta::text)) filter (where t.account_id = any(coalesce(p_bounded_account_ids, '{}'))), '{}'),
+           v_out_of_range or coalesce(bool_or(abs(s.balance) > int96_max()), false)
+    into v_balances, v_out_of_range
+    from unnest(v_accounts, v_currencies, v_deltas, v_applied) as t(account_id, currency, delta, applied)
+    cross join lateral (
+      select coalesce((select b.own_balance from ledger_account_balances b
+                       where b.workspace_id = p_workspace_id and b.account_id = t.account_id and b.currency = t.currency), 0)
+           + coalesce((select sum(q.amount) from ledger_balance_queue q
+                       where q.workspace_id = p_workspace_id and q.account_id = t.account_id and q.currency = t.currency
+                         and not q.balance_applied), 0) as balance
+    ) s
+    where not t.applied or t.account_id = any(coalesce(p_bounded_account_ids, '{}'));
+  end if;
   if v_out_of_range then
     raise exception using errcode = 'P0001', message = 'balance_out_of_range';
   end if;
@@ -120,9 +123,10 @@ begin
 end
 $$;
 
--- Moves up to p_limit queued deltas into balances and buckets, in one transaction: a crash
--- loses nothing (the queue rows come back) and counts nothing twice. Concurrent folds take
--- disjoint rows. Answers how many queued rows it folded, and when the oldest was queued.
+-- Moves up to p_limit queued deltas into the buckets (and into balances, those not applied by
+-- their posting), in one transaction: a crash loses nothing (the queue rows come back) and counts
+-- nothing twice. Concurrent folds take disjoint rows. Answers how many queued rows it folded, and
+-- when the oldest was queued.
 create function fold_ledger_balance_queue(p_limit integer) returns table (folded integer, oldest timestamptz)
 language plpgsql as $$
 #variable_conflict use_column
@@ -134,20 +138,21 @@ declare
   v_hours timestamp[];
   v_amounts numeric[];
   v_lines bigint[];
+  v_applied boolean[];
   v_taken integer;
 begin
   with taken as (
     delete from ledger_balance_queue q
     where q.seq in (select seq from ledger_balance_queue order by seq limit p_limit for update skip locked)
-    returning q.workspace_id, q.account_id, q.currency, q.local_hour, q.amount, q.line_count, q.enqueued
+    returning q.workspace_id, q.account_id, q.currency, q.local_hour, q.amount, q.line_count, q.balance_applied, q.enqueued
   ), grouped as (
-    select workspace_id, account_id, currency, local_hour, sum(amount) as amount, sum(line_count) as lines, count(*) as rows,
-           min(enqueued) as oldest
-    from taken group by workspace_id, account_id, currency, local_hour
+    select workspace_id, account_id, currency, local_hour, balance_applied, sum(amount) as amount, sum(line_count) as lines,
+           count(*) as rows, min(enqueued) as oldest
+    from taken group by workspace_id, account_id, currency, local_hour, balance_applied
   )
   select array_agg(workspace_id), array_agg(account_id), array_agg(currency), array_agg(local_hour),
-         array_agg(amount), array_agg(lines), sum(rows)::integer, min(grouped.oldest)
-  into v_workspaces, v_accounts, v_currencies, v_hours, v_amounts, v_lines, v_taken, v_oldest
+         array_agg(amount), array_agg(lines), array_agg(balance_applied), sum(rows)::integer, min(grouped.oldest)
+  into v_workspaces, v_accounts, v_currencies, v_hours, v_amounts, v_lines, v_applied, v_taken, v_oldest
   from grouped;
   if v_taken is null then
     return query select 0, null::timestamptz;
@@ -156,7 +161,8 @@ begin
 
   insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
   select t.workspace_id, t.account_id, t.currency, sum(t.amount), sum(t.lines)
-  from unnest(v_workspaces, v_accounts, v_currencies, v_amounts, v_lines) as t(workspace_id, account_id, currency, amount, lines)
+  from unnest(v_workspaces, v_accounts, v_currencies, v_amounts, v_lines, v_applied) as t(workspace_id, account_id, currency, amount, lines, applied)
+  where not t.applied
   group by t.workspace_id, t.account_id, t.currency
   order by t.account_id, t.currency
   on conflict (workspace_id, account_id, currency)
@@ -186,7 +192,8 @@ language sql stable as $$
   select coalesce((select sum(b.own_balance) from ledger_account_balances b
                    where b.workspace_id = p_workspace_id and b.currency = p_currency and b.account_id in (select id from subtree)), 0)
        + coalesce((select sum(q.amount) from ledger_balance_queue q
-                   where q.workspace_id = p_workspace_id and q.currency = p_currency and q.account_id in (select id from subtree)), 0)
+                   where q.workspace_id = p_workspace_id and q.currency = p_currency and q.account_id in (select id from subtree)
+                     and not q.balance_applied), 0)
 $$;
 
 -- Posting, as before, with balances applied by apply_balance_deltas.

@@ -23,9 +23,13 @@ export function balanceScope(account: LedgerAccountRow, scope: Scope): BalanceSc
   return { workspaceId: account.workspaceId, ledgerId: account.ledgerId, accountId: account.id, path: account.path, scope };
 }
 
-/** The spec's rule: `strong` on an account whose updates for that figure are eventual is refused. */
+/**
+ * The spec's rule: `strong` on an account whose updates for that figure are eventual is refused.
+ * Child and total figures follow totalBalanceUpdates, or ownBalanceUpdates when it is not set.
+ */
 function checkConsistency(account: LedgerAccountRow, scope: Scope, mode: string | null | undefined): void {
-  const config = scope === 'own' ? account.consistency.ownBalanceUpdates : account.consistency.totalBalanceUpdates;
+  const { ownBalanceUpdates, totalBalanceUpdates } = account.consistency;
+  const config = scope === 'own' ? ownBalanceUpdates : totalBalanceUpdates ?? ownBalanceUpdates;
   if (mode === 'strong' && config !== 'strong') {
     throw new DomainError('strong_consistency_unavailable',
       `${account.path} is configured for eventual ${scope === 'own' ? 'ownBalanceUpdates' : 'totalBalanceUpdates'}; read it with eventual or use_account.`);
