@@ -25,8 +25,9 @@ generate: install ## Regenerate generated/ from spec/ (commit the result)
 check-generated: install ## Fail when generated/ is stale against spec/
 	$(BIN)/vitest run --config test/vitest.config.ts test/spec/generated.test.ts
 
-lint-spec: install ## Lint the OpenAPI contract with Spectral
+lint-spec: install ## Lint the OpenAPI contract with Spectral (no findings) and Redocly CLI (no errors)
 	$(BIN)/spectral lint --fail-severity=warn --ruleset spec/.spectral.yaml spec/billing.openapi.yaml
+	REDOCLY_TELEMETRY=off $(BIN)/redocly lint --format=summary spec/billing.openapi.yaml
 
 typecheck: install ## Type-check src, test and bench
 	$(BIN)/tsc --noEmit -p tsconfig.json
