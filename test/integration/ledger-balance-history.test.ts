@@ -216,6 +216,42 @@ describe('consistency', () => {
     expect(child.data.ledgerAccount).toEqual({ balance: '11', childBalance: '11' });
   });
 
+  it('an eventual account takes postings while its balance row is locked; a strong one makes them wait', async () => {
+    await call(`mutation { createLedger(ik: "locks", ledger: { name: "Locks" }) { __typename } }`);
+    await call(`mutation { createLedgerAccounts(ledger: { ik: "locks" }, ledgerAccounts: [
+      { ik: "hot-eventual", name: "E", type: asset, consistencyConfig: { ownBalanceUpdates: eventual } },
+      { ik: "hot-strong", name: "S", type: asset, consistencyConfig: { ownBalanceUpdates: strong } },
+      { ik: "counter", name: "C", type: liability, consistencyConfig: { ownBalanceUpdates: eventual } }]) { __typename } }`);
+    const post = (ik: string, path: string) => call(POST, { ik, entry: { ledger: { ik: 'locks' }, lines: [
+      { account: { path }, amount: '1' }, { account: { path: 'counter' }, amount: '1' }] } });
+    await post('warm-e', 'hot-eventual');
+    await post('warm-s', 'hot-strong');
+    const rowsExist = async () => (await server.db.sql`
+      select 1 from ledger_account_balances b join ledger_accounts a on a.workspace_id = b.workspace_id and a.id = b.account_id
+      where a.path in ('hot-eventual', 'hot-strong') and a.workspace_id = ${alice.workspaceId}`).length === 2;
+    const deadline = Date.now() + 10_000;
+    while (!(await rowsExist()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+
+    const holder = await server.db.sql.reserve();
+    try {
+      await holder`begin`;
+      await holder`select 1 from ledger_account_balances b join ledger_accounts a on a.workspace_id = b.workspace_id and a.id = b.account_id
+                   where a.path in ('hot-eventual', 'hot-strong') and a.workspace_id = ${alice.workspaceId} for update of b`;
+      const eventual = await Promise.all([post('e1', 'hot-eventual'), post('e2', 'hot-eventual'), post('e3', 'hot-eventual')]);
+      for (const result of eventual) expect(result.data.addLedgerEntry.__typename).toBe('AddLedgerEntryResult');
+      let strongDone = false;
+      const strong = post('s1', 'hot-strong').then((result) => { strongDone = true; return result; });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(strongDone).toBe(false);
+      await holder`rollback`;
+      expect((await strong).data.addLedgerEntry.__typename).toBe('AddLedgerEntryResult');
+    } finally {
+      holder.release();
+    }
+    const balances = await account('locks', 'hot-eventual', 'ownBalance');
+    expect(balances.data.ledgerAccount.ownBalance).toBe('4');
+  });
+
   it('the fold empties the queue and leaves every read and invariant as before', async () => {
     const reads = () => account('ist', 'users', `balance ownBalance childBalance(at: "2026-06") balanceChange(period: "2026-Q2")
       balancesDuring(startTime: "2026", duration: 12, granularity: monthly) { nodes { amount { amount } } }`).then((body) => body.data.ledgerAccount);
