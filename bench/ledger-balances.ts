@@ -125,11 +125,28 @@ async function timeBackdated(baseUrl: string, token: string, account: string): P
   return latency(samples);
 }
 
-async function hotPosting(baseUrl: string, token: string, hot: string): Promise<{ entriesPerSecond: number; errors: number } & Latency> {
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Busy and total jiffies of the whole machine. */
+function machineTicks(): { busy: number; total: number } {
+  const [, ...values] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  const total = values.reduce((sum, value) => sum + value, 0);
+  return { busy: total - values[3] - values[4], total };
+}
+
+type HotFigures = { entriesPerSecond: number; errors: number; serverCpuPercent: number; machineBusyPercent: number } & Latency;
+
+async function hotPosting(baseUrl: string, token: string, pid: number, hot: string): Promise<HotFigures> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const samples: number[] = [];
   let errors = 0;
   let firstError = '';
+  const cpuBefore = cpuSeconds(pid);
+  const ticksBefore = machineTicks();
   const deadline = performance.now() + SECONDS * 1000;
   await Promise.all(Array.from({ length: 64 }, async (_, client) => {
     for (let n = 0; performance.now() < deadline; n++) {
@@ -147,7 +164,12 @@ async function hotPosting(baseUrl: string, token: string, hot: string): Promise<
   }));
   agent.destroy();
   if (firstError) console.log(`  first error: ${firstError}`);
-  return { entriesPerSecond: Math.round((samples.length - errors) / SECONDS), errors, ...latency(samples) };
+  const ticks = machineTicks();
+  return {
+    entriesPerSecond: Math.round((samples.length - errors) / SECONDS), errors, ...latency(samples),
+    serverCpuPercent: Math.round(((cpuSeconds(pid) - cpuBefore) / SECONDS) * 100),
+    machineBusyPercent: Math.round(((ticks.busy - ticksBefore.busy) / (ticks.total - ticksBefore.total)) * 100),
+  };
 }
 
 /** A setup call; any error, or an error union member, stops the benchmark. */
@@ -208,9 +230,9 @@ async function main() {
       { ik: "hot-strong", name: "Hot, strong", type: asset, consistencyConfig: { ownBalanceUpdates: strong, totalBalanceUpdates: strong } },
       { ik: "hot-eventual", name: "Hot, eventual", type: asset, consistencyConfig: { ownBalanceUpdates: eventual, totalBalanceUpdates: eventual } },
       ${counters}]) { __typename } }`);
-    const strong = await hotPosting(tally.baseUrl, token, 'hot-strong');
+    const strong = await hotPosting(tally.baseUrl, token, tally.child.pid!, 'hot-strong');
     console.log('hot strong', strong);
-    const eventual = await hotPosting(tally.baseUrl, token, 'hot-eventual');
+    const eventual = await hotPosting(tally.baseUrl, token, tally.child.pid!, 'hot-eventual');
     console.log('hot eventual', eventual);
     started = performance.now();
     while ((await sql`select 1 from ledger_balance_queue limit 1`).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -233,7 +255,7 @@ type Report = {
   date: string; cpus: number; bigLines: number; smallLines: number; reads: number; seconds: number; seedSeconds: number;
   results: Record<string, { big: ReadTimes; small: ReadTimes; ratio: number }>;
   backdated: { big: Latency; small: Latency; ratio: number };
-  hot: { strong: { entriesPerSecond: number; errors: number } & Latency; eventual: { entriesPerSecond: number; errors: number } & Latency; ratio: number; foldDrainMs: number };
+  hot: { strong: HotFigures; eventual: HotFigures; ratio: number; foldDrainMs: number };
   invariantViolations: number;
 };
 
@@ -253,9 +275,11 @@ function write(report: Report) {
     `Backdated posting (posted before every stored line), sequential, p50/p99 ms: ${report.backdated.big.p50Ms}/${report.backdated.big.p99Ms} under 1M later lines, ` +
       `${report.backdated.small.p50Ms}/${report.backdated.small.p99Ms} under 10k (p50 ratio ${report.backdated.ratio}).`, '',
     `Hot account, 64 clients, ${report.seconds} s each:`, '',
-    '| Hot account updates | entries/s | p50 ms | p99 ms | errors |', '|---|---|---|---|---|',
-    `| strong | ${report.hot.strong.entriesPerSecond} | ${report.hot.strong.p50Ms} | ${report.hot.strong.p99Ms} | ${report.hot.strong.errors} |`,
-    `| eventual (folded in the background) | ${report.hot.eventual.entriesPerSecond} | ${report.hot.eventual.p50Ms} | ${report.hot.eventual.p99Ms} | ${report.hot.eventual.errors} |`, '',
+    '| Hot account updates | entries/s | p50 ms | p99 ms | errors | server CPU % (of one core) | machine busy % (both cores) |', '|---|---|---|---|---|---|---|',
+    ...(['strong', 'eventual'] as const).map((mode) => {
+      const f = report.hot[mode];
+      return `| ${mode === 'strong' ? 'strong' : 'eventual (folded in the background)'} | ${f.entriesPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${f.serverCpuPercent} | ${f.machineBusyPercent} |`;
+    }), '',
     `- Eventual reaches ${report.hot.ratio}× the strong figure (target: at least 2×).`,
     `- The fold's queue was empty ${report.hot.foldDrainMs} ms after the eventual run ended; invariant violations afterwards (balances and history vs lines): ${report.invariantViolations}.`, '',
   ];
