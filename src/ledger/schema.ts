@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLScalarType, type GraphQLSchema } from 'graphql';
 import { SDL_PATH } from '../http/contracts.js';
 import { pendingResolvers } from './pending.js';
 import { resolvers } from './resolvers/index.js';
@@ -8,9 +8,17 @@ import { scalarResolvers } from './scalars.js';
 
 /** spec/ledger.graphql with Tally's resolvers; building it checks every resolver names a real field. */
 export function buildLedgerSchema(): GraphQLSchema {
-  return makeExecutableSchema({
+  const schema = makeExecutableSchema({
     typeDefs: fs.readFileSync(SDL_PATH, 'utf8'),
     resolvers: [scalarResolvers, pendingResolvers(), resolvers as never],
     resolverValidationOptions: { requireResolversToMatchSchema: 'error' },
   });
+  // A scalar's implementation replaces its SDL definition; its @specifiedBy URL comes back from the SDL.
+  for (const type of Object.values(schema.getTypeMap())) {
+    const url = type.astNode?.kind === 'ScalarTypeDefinition'
+      ? type.astNode.directives?.find((directive) => directive.name.value === 'specifiedBy')?.arguments?.[0]?.value
+      : undefined;
+    if (type instanceof GraphQLScalarType && url?.kind === 'StringValue') type.specifiedByURL = url.value;
+  }
+  return schema;
 }
