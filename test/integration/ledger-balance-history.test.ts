@@ -252,6 +252,30 @@ describe('consistency', () => {
     expect(balances.data.ledgerAccount.ownBalance).toBe('4');
   });
 
+  it('rebuilds history from lines written outside the posting path, as the upgrade migration does', async () => {
+    await ledgerWithAccounts('loaded', '-09:30', 'strong');
+    await fund('loaded', 'posted-1', '2026-02-10T12:00:00Z', '5');
+    const [ledger] = await server.db.sql<{ id: string }[]>`select id from ledgers where ik = 'loaded' and workspace_id = ${alice.workspaceId}`;
+    const ids = new Map((await server.db.sql<{ id: string; path: string }[]>`select id, path from ledger_accounts where ledger_id = ${ledger.id}`)
+      .map((row) => [row.path, row.id]));
+    // A bulk load: 48 entries, one per hour from 2026-03-01T00Z, written straight into the tables.
+    await server.db.sql`
+      insert into ledger_entries (workspace_id, ledger_id, id, ik, posted, request_hash)
+      select ${alice.workspaceId}, ${ledger.id}, 'ent_bulk_' || g, 'bulk-' || g, timestamptz '2026-03-01T00:00:00Z' + g * interval '1 hour', 'bulk'
+      from generate_series(0, 47) g`;
+    await server.db.sql`
+      insert into ledger_lines (workspace_id, ledger_id, id, entry_id, position, account_id, currency, amount, posted, created)
+      select ${alice.workspaceId}, ${ledger.id}, 'line_bulk_' || g || '_' || p, 'ent_bulk_' || g, p,
+             case p when 1 then ${ids.get('bank')!} else ${ids.get('users/alice')!} end, 'USD', 10, timestamptz '2026-03-01T00:00:00Z' + g * interval '1 hour', now()
+      from generate_series(0, 47) g cross join (values (1), (2)) as v(p)`;
+    expect((await checkLedgerInvariants(server.db.sql, ledger.id)).length).toBeGreaterThan(0);
+    await server.db.sql`select rebuild_balance_history(${ledger.id})`;
+    expect(await checkLedgerInvariants(server.db.sql, ledger.id)).toEqual([]);
+    // At -09:30, 2026-03-01T00Z is 28 February 14:30 local: 10 of the 48 hours fall in February.
+    const body = await account('loaded', 'bank', 'ownBalance feb: ownBalanceChange(period: "2026-02") mar: ownBalanceChange(period: "2026-03")');
+    expect(body.data.ledgerAccount).toEqual({ ownBalance: '485', feb: '105', mar: '380' });
+  });
+
   it('the fold empties the queue and leaves every read and invariant as before', async () => {
     const reads = () => account('ist', 'users', `balance ownBalance childBalance(at: "2026-06") balanceChange(period: "2026-Q2")
       balancesDuring(startTime: "2026", duration: 12, granularity: monthly) { nodes { amount { amount } } }`).then((body) => body.data.ledgerAccount);
