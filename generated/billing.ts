@@ -995,7 +995,7 @@ export interface components {
             quantity: number;
             unit_price: components["schemas"]["NonNegativeAmount"];
         };
-        /** @description A product. `updateVersion`/`update_version` and `workspaceId`/`workspace_id` carry the same values in two key styles (the spec's camelCase keys, and the snake_case keys read by the TypeScript SDK's roles-era product type). Products cannot be changed through this API, so the update version stays 1. Role lists keep request order. */
+        /** @description A product. `updateVersion`/`update_version` and `workspaceId`/`workspace_id` carry the same values in two key styles: the spec's camelCase keys are preferred, the snake_case twins (read by the TypeScript SDK's roles-era product type) are deprecated. Products cannot be changed through this API, so the update version stays 1. Role lists keep request order. */
         Product: {
             code: string;
             created: components["schemas"]["Timestamp"];
@@ -1005,8 +1005,17 @@ export interface components {
             paid_by_roles: components["schemas"]["RoleSummary"][];
             /** @description Roles whose users are paid for the product. */
             paid_to_roles: components["schemas"]["RoleSummary"][];
+            /**
+             * @deprecated
+             * @description Deprecated twin of `updateVersion` (same value), kept for SDKs that read snake_case; use `updateVersion`.
+             */
             update_version: number;
+            /** @description Version of the product for optimistic locking (always 1; products cannot be changed). */
             updateVersion: number;
+            /**
+             * @deprecated
+             * @description Deprecated twin of `workspaceId` (same value), kept for SDKs that read snake_case; use `workspaceId`.
+             */
             workspace_id: components["schemas"]["WorkspaceId"];
             workspaceId: components["schemas"]["WorkspaceId"];
         };
@@ -1106,11 +1115,8 @@ export interface components {
         TokenResponse: {
             /** @description Opaque bearer token. */
             access_token: string;
-            /**
-             * @description Lifetime in seconds. No refresh token is issued; request a new token instead.
-             * @enum {integer}
-             */
-            expires_in: 3600;
+            /** @description Lifetime of the token in seconds: 3600 unless the server sets `TOKEN_TTL_SECONDS` (121 to 86400). No refresh token is issued; request a new token before it expires. */
+            expires_in: number;
             /** @enum {string} */
             token_type: "Bearer";
         };
