@@ -505,6 +505,20 @@ export interface components {
         AllocationType: "invoice_payin" | "invoice_payout";
         /** @description Signed integer amount in the smallest unit of its currency, as a base-10 string without leading zeros, sign "+", spaces, decimals or exponent. The server also rejects magnitudes above 2^120 − 1 with `invalid_amount`, a bound this schema cannot express. */
         Amount: string;
+        /** @description Body of every error answer (the SDKs print `message`). `retryable` says whether sending the same request again may succeed. Named ApiError, not Error, so that generated code does not shadow the language's own Error type. */
+        ApiError: {
+            code: components["schemas"]["ErrorCode"];
+            details?: {
+                /** @description Present on `version_conflict`; the invoice's current version. */
+                current_version?: number;
+                /** @description Present on 400 answers caused by contract validation; every violation found. */
+                violations?: components["schemas"]["Violation"][];
+            };
+            message: string;
+            /** @description Identifies the request in the server log. Always present on `internal_error`. */
+            request_id?: string;
+            retryable: boolean;
+        };
         /** @description `remaining` = `expected` − `actual`. */
         BalanceAmounts: {
             actual: components["schemas"]["Amount"];
@@ -540,20 +554,6 @@ export interface components {
          * @enum {string}
          */
         CurrencyCode: "ADA" | "BTC" | "DAI" | "ETH" | "SOL" | "USDC" | "USDT" | "USDG" | "EURC" | "CADC" | "CADT" | "XLM" | "UNI" | "BCH" | "LTC" | "AAVE" | "LINK" | "MATIC" | "PTS" | "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYR" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GGP" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HRK" | "HTG" | "HUF" | "IDR" | "ILS" | "IMP" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLL" | "SOS" | "SPL" | "SRD" | "SVC" | "SYP" | "STN" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TVD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VEF" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "LOGICAL" | "CUSTOM";
-        /** @description Body of every error answer (the SDKs print `message`). `retryable` says whether sending the same request again may succeed. */
-        Error: {
-            code: components["schemas"]["ErrorCode"];
-            details?: {
-                /** @description Present on `version_conflict`; the invoice's current version. */
-                current_version?: number;
-                /** @description Present on 400 answers caused by contract validation; every violation found. */
-                violations?: components["schemas"]["Violation"][];
-            };
-            message: string;
-            /** @description Identifies the request in the server log. Always present on `internal_error`. */
-            request_id?: string;
-            retryable: boolean;
-        };
         /**
          * @description The closed catalogue of error codes, shared with the GraphQL ledger API
          *     (`BadRequestError.code`, `InternalError.code`). New codes are only added with a new version
@@ -871,7 +871,7 @@ export interface components {
         /** @description Like Amount but never negative. Magnitudes above 2^120 − 1 are rejected with `invalid_amount`. */
         NonNegativeAmount: string;
         /** @description Error of the token endpoint: the RFC 6749 §5.2 fields `error` and `error_description`, plus the fields of Error. Pairs of `error` and `code`: `invalid_request` with `invalid_request`, `unsupported_media_type` or `payload_too_large`; `unsupported_grant_type` with `unsupported_grant_type`; `invalid_client` with `invalid_client`; `server_error` with `internal_error`; `temporarily_unavailable` with `service_unavailable`. */
-        OAuthError: components["schemas"]["Error"] & {
+        OAuthError: components["schemas"]["ApiError"] & {
             /** @enum {string} */
             error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "server_error" | "temporarily_unavailable";
             error_description: string;
@@ -1185,7 +1185,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The idempotency key of this create was already used with a different body (`idempotency_key_reused`). Nothing changed. */
@@ -1195,7 +1195,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description Unexpected server failure (`internal_error`). Carries `request_id`; safe to retry. */
@@ -1204,7 +1204,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description No invoice with this id in the caller's workspace (`invoice_not_found`). */
@@ -1213,7 +1213,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The body exceeds 1 MiB (`payload_too_large`). */
@@ -1222,7 +1222,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description No payment flow with this id or external id (`payment_flow_not_found`). */
@@ -1231,7 +1231,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description No payment with this id or external id (`payment_not_found`). */
@@ -1240,7 +1240,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description A product with this code already exists in the workspace (`product_code_taken`). */
@@ -1250,7 +1250,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description No product with this code in the caller's workspace (`product_not_found`). */
@@ -1259,7 +1259,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The database cannot be reached (`service_unavailable`), or the request ran past the server's time budget and was cancelled (`deadline_exceeded`). Nothing was written. Safe to retry. */
@@ -1269,7 +1269,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The workspace already has as many requests in flight as the server allows (`too_many_requests`); nothing was done. Retry after `Retry-After` seconds. */
@@ -1279,7 +1279,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The bearer token is missing, malformed, expired or unknown (`unauthorized`). */
@@ -1289,7 +1289,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The body is not `application/json` (`unsupported_media_type`). */
@@ -1298,7 +1298,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description The version in the body is not the invoice's current version (`version_conflict`). Nothing changed; fetch the invoice and retry with its current version. */
@@ -1308,7 +1308,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ApiError"];
             };
         };
     };
@@ -1409,7 +1409,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1481,7 +1481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1525,7 +1525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1686,7 +1686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1755,7 +1755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1823,7 +1823,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1887,7 +1887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1979,7 +1979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2025,7 +2025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2065,7 +2065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
