@@ -176,9 +176,9 @@ export interface paths {
          *       `unsupported_grant_type`, a missing one or an unknown field 400 `invalid_request`.
          *       `client_id`, if sent, must equal the Basic user name (else 401 `invalid_client`); `scope`
          *       is accepted and ignored.
-         *     - The answer is `{access_token, token_type: "Bearer", expires_in: 3600}` with
+         *     - The answer is `{access_token, token_type: "Bearer", expires_in}` (3600 by default) with
          *       `Cache-Control: no-store`; no refresh token. The token is valid for the client's workspace
-         *       for 3600 seconds; request a new one when it expires.
+         *       for `expires_in` seconds; request a new one when it expires.
          *     - Errors carry RFC 6749 `error` and `error_description` and also Tally's `code`, `message`
          *       and `retryable`.
          */

@@ -226,7 +226,9 @@ export type BalanceUpdateConsistencyMode =
    * a second (the lag is logged and exported as `tally_balance_fold_lag_seconds` on `/metrics`).
    * Balance reads add the queued deltas, so they include every committed posting. An entry with
    * a condition on this account's own balance updates it under its lock, as `strong` does.
-   * Default.
+   * Without a lock, the Int96 range of the balance is checked against the postings committed so
+   * far: two concurrent postings can together pass it, and reads of such a balance then answer
+   * `invalid_input_provided` until entries bring it back in range. Default.
    */
   | 'eventual'
   /**

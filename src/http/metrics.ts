@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { balanceQueueState } from '../db/balanceFold.js';
+import { balanceQueueState, type QueueState } from '../db/balanceFold.js';
 import type { Sql } from '../db/sql.js';
 import type { AppState } from './context.js';
 
@@ -101,19 +101,26 @@ new Gauge({
   },
 });
 
-// The fold's backlog as the database holds it, whichever process will fold it.
+// The fold's backlog as the database holds it, whichever process will fold it. Both gauges come
+// from one query per scrape: the first to collect starts it, the second reuses it.
+let queueScrape: { at: number; state: Promise<QueueState> } | undefined;
+function scrapedQueueState(): Promise<QueueState> {
+  if (!poolSql) return Promise.resolve({ pending: 0, lagSeconds: 0 });
+  if (!queueScrape || Date.now() - queueScrape.at > 1000) queueScrape = { at: Date.now(), state: balanceQueueState(poolSql) };
+  return queueScrape.state;
+}
 new Gauge({
   name: 'tally_balance_fold_lag_seconds', help: 'Age of the oldest balance delta waiting for the fold (0 when none waits).',
   registers: [registry],
   async collect() {
-    this.set(poolSql ? (await balanceQueueState(poolSql)).lagSeconds : 0);
+    this.set((await scrapedQueueState()).lagSeconds);
   },
 });
 new Gauge({
   name: 'tally_balance_fold_pending', help: 'Balance deltas waiting for the fold.',
   registers: [registry],
   async collect() {
-    this.set(poolSql ? (await balanceQueueState(poolSql)).pending : 0);
+    this.set((await scrapedQueueState()).pending);
   },
 });
 

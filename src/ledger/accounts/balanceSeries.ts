@@ -5,7 +5,7 @@ import type { PageArgs, PageLimits } from '../../core/pagination.js';
 import { bucketSeries } from '../../db/balanceReads.js';
 import type { LedgerAccountRow } from '../../db/ledgerAccounts.js';
 import type { GqlContext } from '../context.js';
-import { balanceScope, currencyOf, toAmounts, type Scope } from './balances.js';
+import { balanceScope, currencyOf, toAmounts, withinInt96, type Scope } from './balances.js';
 
 // Balance series: `*BalancesDuring` (the figure at the end of each bucket) and
 // `*BalanceChangesDuring` (the change within each bucket). A page costs two index range scans
@@ -74,27 +74,27 @@ export async function balanceSeries(ctx: GqlContext, account: LedgerAccountRow, 
   if (shown.length === 0) return { ...connection, ...pages.page(request, [], () => []) };
 
   const low = Math.min(...shown);
+  const high = Math.max(...shown);
   const from = add(first, unit, low);
-  const to = add(first, unit, Math.max(...shown) + 1);
-  const { opening, changes } = await bucketSeries(ctx.sql, balanceScope(account, scope), unit, from, to,
+  const { opening, changes } = await bucketSeries(ctx.sql, balanceScope(account, scope), unit, from, add(first, unit, high + 1),
     kind === 'balances' ? coverSpan(null, from) : undefined);
   const changeAt = new Map(changes.filter((row) => row.currency === currency).map((row) => [row.bucket, BigInt(row.amount)]));
 
   // Balances accumulate in time order; the page is then laid out in the request's direction.
+  const figures = new Map<number, bigint>();
   let running = toAmounts(account, scope, opening).get(currency) ?? 0n;
-  const byIndex = new Map<number, { bucketStart: number; change: bigint; balance: bigint }>();
-  for (let index = low, bucketStart = from; bucketStart < to; index += 1, bucketStart = add(first, unit, index)) {
-    const change = changeAt.get(toTimestampText(bucketStart)) ?? 0n;
+  for (let index = low; index <= high; index += 1) {
+    const change = changeAt.get(toTimestampText(add(first, unit, index))) ?? 0n;
     running += change;
-    byIndex.set(index, { bucketStart, change, balance: running });
+    figures.set(index, withinInt96(account, scope, currency, kind === 'balances' ? running : change));
   }
-  toAmounts(account, scope, [...byIndex.values()].map((point) => ({ currency, amount: String(kind === 'balances' ? point.balance : point.change) })));
-  const rows = indexes.map((index) => {
-    const point = byIndex.get(index);
-    const amount = { currency: builtInCurrency(currency), amount: String(kind === 'balances' ? point?.balance : point?.change) };
+  const nodeAt = (index: number) => {
     const label = formatSpan(add(first, unit, index), unit);
-    return { index, node: kind === 'balances' ? { at: label, amount } : { period: label, amount } };
-  });
+    const amount = { currency: builtInCurrency(currency), amount: figures.get(index)!.toString() };
+    return kind === 'balances' ? { at: label, amount } : { period: label, amount };
+  };
+  // The rows carry only their index: the extra one that tells whether more exist is never shown.
+  const rows = indexes.map((index) => ({ index }));
   const page = pages.page(request, rows, (row) => [String(row.index)]);
-  return { ...connection, nodes: page.nodes.map((row) => row.node), pageInfo: page.pageInfo };
+  return { ...connection, nodes: page.nodes.map((row) => nodeAt(row.index)), pageInfo: page.pageInfo };
 }

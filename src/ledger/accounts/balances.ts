@@ -36,16 +36,16 @@ function checkConsistency(account: LedgerAccountRow, scope: Scope, mode: string 
   }
 }
 
-export function toAmounts(account: LedgerAccountRow, scope: Scope, rows: CurrencyAmount[]): Map<string, bigint> {
-  const totals = new Map<string, bigint>();
-  for (const row of rows) {
-    const amount = BigInt(row.amount);
-    if (amount > INT96_MAX || amount < -INT96_MAX) {
-      throw new DomainError('invalid_input_provided', `The ${scope} balance of ${account.path} in ${row.currency} is outside the Int96 range.`);
-    }
-    totals.set(row.currency, amount);
+/** The figure itself, or the typed error when it has left the Int96 range. */
+export function withinInt96(account: LedgerAccountRow, scope: Scope, currency: string, amount: bigint): bigint {
+  if (amount > INT96_MAX || amount < -INT96_MAX) {
+    throw new DomainError('invalid_input_provided', `The ${scope} balance of ${account.path} in ${currency} is outside the Int96 range.`);
   }
-  return totals;
+  return amount;
+}
+
+export function toAmounts(account: LedgerAccountRow, scope: Scope, rows: CurrencyAmount[]): Map<string, bigint> {
+  return new Map(rows.map((row) => [row.currency, withinInt96(account, scope, row.currency, BigInt(row.amount))]));
 }
 
 /** The currency a single-figure read is in: the one named, else the account's; multi-currency accounts must name one. */
