@@ -1,3 +1,4 @@
+import { currencyKey } from './currencyKeys.js';
 import { DomainError } from './errors.js';
 import { WORKSPACE_DEFAULT_CURRENCY, type AccountType, type Consistency } from './ledgerAccounts.js';
 import { placeholders, renderText, type Parameters } from './templates.js';
@@ -9,6 +10,8 @@ import { placeholders, renderText, type Parameters } from './templates.js';
 
 type ConsistencyInput = Partial<Omit<Consistency, 'groups'>> & { groups?: Consistency['groups'] | null };
 type CurrencyInput = { code: string; customCurrencyId?: string | null };
+/** The external account a chart account reconciles; parts may hold placeholders on templates. */
+export type LinkedAccountInput = { id?: string | null; linkId?: string | null; externalId?: string | null; linkType?: string | null };
 export type SchemaAccountInput = {
   key: string;
   name?: string | null;
@@ -17,7 +20,7 @@ export type SchemaAccountInput = {
   currency?: CurrencyInput | null;
   currencyMode?: 'single' | 'multi' | null;
   consistencyConfig?: ConsistencyInput | null;
-  linkedAccount?: unknown;
+  linkedAccount?: LinkedAccountInput | null;
   status?: string | null;
   children?: SchemaAccountInput[] | null;
 };
@@ -41,7 +44,9 @@ export type ChartAccount = {
   /** May hold placeholders on template subtrees; rendered when the instance is created. */
   currencyCode: string | null;
   consistency: Consistency;
-  linked: boolean;
+  linkedAccount: LinkedAccountInput | null;
+  /** Archived or disabled in the schema: no new lines, and its lines are due for migration. */
+  status: 'active' | 'archived' | 'disabled';
   disabled: boolean;
   children: string[];
 };
@@ -62,21 +67,28 @@ function mergeConsistency(base: Consistency, given: ConsistencyInput | null | un
   return merged;
 }
 
+/**
+ * A schema currency's key. Both parts may hold placeholders on template subtrees, rendered
+ * with the instance (`CUSTOM:{{asset}}` becomes `CUSTOM:gold`).
+ */
+function chartCurrencyKey(currency: CurrencyInput | null | undefined): string | null {
+  if (!currency) return null;
+  if (currency.code !== 'CUSTOM' && !currency.customCurrencyId) return currency.code;
+  return currencyKey(currency);
+}
+
 /** Flattens the chart; types, currencies and consistency flow down unless a node overrides them. */
 export function buildChart(input: ChartInput): Chart {
   const accounts = new Map<string, ChartAccount>();
   const rootConsistency = mergeConsistency(DEFAULT_CONSISTENCY, input.defaultConsistencyConfig);
   const rootMode = input.defaultCurrencyMode ?? 'single';
-  const rootCurrency = rootMode === 'multi' ? null : input.defaultCurrency?.code ?? WORKSPACE_DEFAULT_CURRENCY;
+  const rootCurrency = rootMode === 'multi' ? null : chartCurrencyKey(input.defaultCurrency) ?? WORKSPACE_DEFAULT_CURRENCY;
   const walk = (nodes: SchemaAccountInput[], parent: ChartAccount | undefined): string[] => nodes.map((node) => {
     const chartPath = parent ? `${parent.chartPath}/${node.key}` : node.key;
     const type = node.type ?? parent?.type;
     if (!type) throw new DomainError('invalid_input_provided', `Top-level account '${node.key}' needs a type.`);
     if (parent && type !== parent.type) {
       throw new DomainError('invalid_input_provided', `Account ${chartPath} must have its parent's type (${parent.type}), not ${type}.`);
-    }
-    if (node.currency?.code === 'CUSTOM' || node.currency?.customCurrencyId) {
-      throw new DomainError('not_implemented', 'Custom currencies are not available in this version of Tally yet.');
     }
     const currencyMode = node.currencyMode ?? (node.currency ? 'single' : parent?.currencyMode ?? rootMode);
     if (currencyMode === 'multi' && node.currency) {
@@ -85,10 +97,17 @@ export function buildChart(input: ChartInput): Chart {
     const account: ChartAccount = {
       chartPath, key: node.key, parentChartPath: parent?.chartPath ?? null, depth: (parent?.depth ?? 0) + 1,
       name: node.name ?? null, type, template: node.template === true, currencyMode,
-      currencyCode: currencyMode === 'multi' ? null : node.currency?.code ?? parent?.currencyCode ?? rootCurrency,
+      currencyCode: currencyMode === 'multi' ? null : chartCurrencyKey(node.currency) ?? parent?.currencyCode ?? rootCurrency,
       consistency: mergeConsistency(parent?.consistency ?? rootConsistency, node.consistencyConfig),
-      linked: node.linkedAccount != null, disabled: node.status === 'disabled', children: [],
+      linkedAccount: node.linkedAccount ?? null, status: (node.status ?? 'active') as ChartAccount['status'],
+      disabled: node.status === 'disabled', children: [],
     };
+    if (account.linkedAccount && node.children?.length) {
+      throw new DomainError('invalid_input_provided', `Account ${chartPath} is linked to an external account, so it cannot have children.`);
+    }
+    if (node.linkedAccount?.linkType != null && node.linkedAccount.linkType !== 'CustomLink') {
+      throw new DomainError('invalid_input_provided', `Account ${chartPath}: only custom links can be created in Tally, so linkType must be CustomLink.`);
+    }
     accounts.set(chartPath, account);
     account.children = walk(node.children ?? [], account);
     return chartPath;
@@ -192,5 +211,6 @@ export function checkChartCompatible(previous: Chart, next: Chart): void {
       throw incompatible(`change the currency (${before.currencyCode ?? 'multi'} → ${after.currencyCode ?? 'multi'})`);
     }
     if (after.template !== before.template) throw incompatible('change whether it is a template');
+    if (JSON.stringify(after.linkedAccount) !== JSON.stringify(before.linkedAccount)) throw incompatible('change the external account linked');
   }
 }

@@ -33,12 +33,13 @@ export function lineDirection(accountType: AccountType, amount: bigint): 'debit'
   return (EQUATION_SIGN[accountType] === 1n) === grows ? 'debit' : 'credit';
 }
 
-type WrittenLine = { accountId: string; currency: string; amount: string };
+/** `txKey` names the external transaction a line reconciles: lines of different ones never merge. */
+type WrittenLine = { accountId: string; currency: string; amount: string; txKey?: string | null };
 
 /**
  * The lines an entry type writes (its postLinesAs): `raw_lines` as given; `skip_zero_lines`
- * without zero lines; `net_amounts` with the lines of one account and currency merged into the
- * first of them. Either way an entry whose every line is zero keeps its lines.
+ * without zero lines; `net_amounts` with the lines of one account, currency and transaction
+ * merged into the first of them. Either way an entry whose every line is zero keeps its lines.
  */
 export function linesToWrite<T extends WrittenLine>(lines: readonly T[], mode: 'net_amounts' | 'raw_lines' | 'skip_zero_lines'): T[] {
   if (mode === 'raw_lines' || lines.every((line) => BigInt(line.amount) === 0n)) return [...lines];
@@ -46,7 +47,7 @@ export function linesToWrite<T extends WrittenLine>(lines: readonly T[], mode: '
   if (mode === 'net_amounts') {
     const merged = new Map<string, T>();
     for (const line of lines) {
-      const id = `${line.accountId}\u0000${line.currency}`;
+      const id = `${line.accountId}\u0000${line.currency}\u0000${line.txKey ?? ''}`;
       const first = merged.get(id);
       merged.set(id, first ? { ...first, amount: (BigInt(first.amount) + BigInt(line.amount)).toString() } : line);
     }

@@ -1,3 +1,4 @@
+import { currencyKey } from './currencyKeys.js';
 import { DomainError } from './errors.js';
 import { evaluateAmount, placeholders, renderText, type Parameters } from './templates.js';
 
@@ -8,9 +9,12 @@ import { evaluateAmount, placeholders, renderText, type Parameters } from './tem
 type Bound = { eq?: string | null; gte?: string | null; lte?: string | null };
 type Side = { ownBalance?: Bound | null; totalBalance?: Bound | null } | null;
 type Repeated = { key: string } | null;
+type SchemaCurrency = { code: string; customCurrencyId?: string | null };
+/** A schema line's transaction: by id or by external id within the line's linked account. */
+type SchemaTx = { id?: string | null; externalId?: string | null };
 type SchemaCondition = {
   account: { path: string };
-  currency?: { code: string } | null;
+  currency?: SchemaCurrency | null;
   precondition?: Side;
   postcondition?: Side;
   repeated?: Repeated;
@@ -20,9 +24,9 @@ type SchemaLine = {
   key: string;
   account: { path: string };
   amount?: string | null;
-  currency?: { code: string; customCurrencyId?: string | null } | null;
+  currency?: SchemaCurrency | null;
   description?: string | null;
-  tx?: unknown;
+  tx?: SchemaTx | null;
   repeated?: Repeated;
   tags?: Tag[] | null;
 };
@@ -42,7 +46,8 @@ export type SchemaEntryType = {
 
 /** Bounds of one side of a condition, rendered: own balance, total balance or both. */
 export type RenderedSide = { ownBalance?: Bound; totalBalance?: Bound };
-export type RenderedLine = { key: string; path: string; amount: string; currency: string | null; description: string | null; tags: Tag[] };
+export type RenderedTx = { id?: string; externalId?: string };
+export type RenderedLine = { key: string; path: string; amount: string; currency: string | null; description: string | null; tags: Tag[]; tx: RenderedTx | null };
 export type RenderedCondition = { path: string; currency: string | null; precondition?: RenderedSide; postcondition?: RenderedSide };
 export type RenderedType = {
   lines: RenderedLine[] | null;
@@ -65,16 +70,29 @@ export function findEntryType(types: readonly SchemaEntryType[], type: string, t
   if (found.status === 'archived' || found.status === 'disabled') {
     throw new DomainError('invalid_input_provided', `Entry type ${type} version ${version} is ${found.status}; entries of it can no longer be posted.`);
   }
-  if (found.lines?.some((line) => line.tx != null)) {
-    throw new DomainError('not_implemented', 'Schema lines that reconcile external transactions are not available in this version of Tally yet.');
-  }
   return found;
+}
+
+/** A schema currency rendered to its key; a custom currency's id may come from a parameter. */
+function renderCurrency(currency: SchemaCurrency | null | undefined, values: Parameters, where: string): string | null {
+  if (!currency) return null;
+  const code = renderText(currency.code, values, where);
+  const customCurrencyId = currency.customCurrencyId == null ? null : renderText(currency.customCurrencyId, values, where);
+  return currencyKey({ code, customCurrencyId }, where);
+}
+
+function renderTx(tx: SchemaTx, values: Parameters, where: string): RenderedTx {
+  const rendered: RenderedTx = {};
+  if (tx.id != null) rendered.id = renderText(tx.id, values, where);
+  if (tx.externalId != null) rendered.externalId = renderText(tx.externalId, values, where);
+  return rendered;
 }
 
 const boundTexts = (bound: Bound | null | undefined) => [bound?.eq, bound?.gte, bound?.lte];
 const sideTexts = (side: Side | undefined) => [...boundTexts(side?.ownBalance), ...boundTexts(side?.totalBalance)];
-const lineTexts = (line: SchemaLine) => [line.account.path, line.amount, line.currency?.code, line.description, ...(line.tags ?? []).map((tag) => tag.value)];
-const conditionTexts = (condition: SchemaCondition) => [condition.account.path, condition.currency?.code,
+const lineTexts = (line: SchemaLine) => [line.account.path, line.amount, line.currency?.code, line.currency?.customCurrencyId, line.description,
+  line.tx?.id, line.tx?.externalId, ...(line.tags ?? []).map((tag) => tag.value)];
+const conditionTexts = (condition: SchemaCondition) => [condition.account.path, condition.currency?.code, condition.currency?.customCurrencyId,
   ...sideTexts(condition.precondition), ...sideTexts(condition.postcondition)];
 const strings = (texts: readonly unknown[]) => texts.filter((text): text is string => typeof text === 'string');
 
@@ -186,16 +204,17 @@ export function renderEntryType(entryType: SchemaEntryType, parameters: EntryPar
         key: `${line.key}${suffix}`,
         path: renderText(line.account.path, values, where),
         amount: evaluateAmount(line.amount, values, where).toString(),
-        currency: line.currency ? renderText(line.currency.code, values, where) : null,
+        currency: renderCurrency(line.currency, values, where),
         description: line.description == null ? null : renderText(line.description, values, where),
         tags: (line.tags ?? []).map((tag) => ({ key: tag.key, value: renderText(tag.value, values, `tag ${tag.key} of ${where}`) })),
+        tx: line.tx ? renderTx(line.tx, values, where) : null,
       };
     })) : null,
     conditions: (entryType.conditions ?? []).flatMap((condition, index) => copiesOf(condition, parameters, flat).map(({ parameters: values, suffix }) => {
       const where = `condition ${index}${suffix} of ${name}`;
       return {
         path: renderText(condition.account.path, values, where),
-        currency: condition.currency ? renderText(condition.currency.code, values, where) : null,
+        currency: renderCurrency(condition.currency, values, where),
         precondition: side(condition.precondition, values, where),
         postcondition: side(condition.postcondition, values, where),
       };

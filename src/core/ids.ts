@@ -5,7 +5,7 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 export type IdPrefix =
   | 'ws' | 'prod' | 'role' | 'li' | 'user' | 'txn' | 'ext_account' | 'alloc'
-  | 'pf' | 'pay' | 'pacct' | 'led' | 'acct' | 'ent' | 'line';
+  | 'pf' | 'pay' | 'pacct' | 'led' | 'acct' | 'ent' | 'line' | 'link' | 'xacct' | 'tx';
 
 let lastTime = 0;
 let lastRandom = 0n;

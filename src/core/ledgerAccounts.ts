@@ -1,3 +1,4 @@
+import { optionalCurrencyKey } from './currencyKeys.js';
 import { DomainError } from './errors.js';
 
 // Rules for accounts created through the API in a ledger without schema: the tree's depth,
@@ -19,6 +20,8 @@ export type AccountRequest = {
   currency?: { code: string; customCurrencyId?: string | null } | null;
   currencyMode?: 'single' | 'multi' | null;
   consistencyConfig?: Partial<Omit<Consistency, 'groups'>> & { groups?: Consistency['groups'] | null } | null;
+  /** ExternalAccountMatchInput of a linked account. */
+  linkedAccount?: { id?: string | null; linkId?: string | null; externalId?: string | null } | null;
 };
 
 export type NewAccountAttributes = {
@@ -44,16 +47,13 @@ export function newAccountAttributes(request: AccountRequest, parent: ParentAcco
   if (parent && type !== parent.type) {
     throw new DomainError('invalid_input_provided', `Account ${request.ik} must have its parent's type (${parent.type}), not ${type}.`);
   }
-  if (request.currency?.code === 'CUSTOM' || request.currency?.customCurrencyId) {
-    throw new DomainError('not_implemented', 'Custom currencies are not available in this version of Tally yet.');
-  }
   const inherited = inherit ? parent : undefined;
   const currencyMode = request.currencyMode ?? (request.currency ? 'single' : inherited?.currencyMode ?? 'single');
   if (currencyMode === 'multi' && request.currency) {
     throw new DomainError('invalid_input_provided', `Account ${request.ik} is multi-currency and cannot name a currency.`);
   }
   const currencyCode = currencyMode === 'multi' ? null
-    : request.currency?.code ?? inherited?.currencyCode ?? WORKSPACE_DEFAULT_CURRENCY;
+    : optionalCurrencyKey(request.currency, `Account ${request.ik}`) ?? inherited?.currencyCode ?? WORKSPACE_DEFAULT_CURRENCY;
   const base = inherited?.consistency ?? { lines: 'eventual', ownBalanceUpdates: 'eventual', groups: [] };
   const given = request.consistencyConfig ?? {};
   const consistency: Consistency = {

@@ -15,6 +15,8 @@ export type LedgerAccountRow = {
   currencyMode: 'single' | 'multi';
   currencyCode: string | null;
   consistency: Consistency;
+  /** The external account this account reconciles, for linked accounts. */
+  linkedAccountId: string | null;
   requestHash: string;
   created: Date;
 };
@@ -24,7 +26,7 @@ export const accountColumns = (db: Db, a = 'ledger_accounts') => db`
   ${db(`${a}.workspace_id`)} as "workspaceId", ${db(`${a}.ledger_id`)} as "ledgerId", ${db(`${a}.id`)}, ${db(`${a}.ik`)},
   ${db(`${a}.path`)}, ${db(`${a}.parent_id`)} as "parentId", ${db(`${a}.depth`)}, ${db(`${a}.name`)}, ${db(`${a}.type`)},
   ${db(`${a}.currency_mode`)} as "currencyMode", ${db(`${a}.currency_code`)} as "currencyCode", ${db(`${a}.consistency`)},
-  ${db(`${a}.request_hash`)} as "requestHash", ${db(`${a}.created`)}`;
+  ${db(`${a}.linked_account_id`)} as "linkedAccountId", ${db(`${a}.request_hash`)} as "requestHash", ${db(`${a}.created`)}`;
 
 export type AccountMatch = { id?: string; ledgerId?: string; path?: string; ik?: string };
 
@@ -56,10 +58,10 @@ export async function insertLedgerAccount(db: Db, account: NewLedgerAccount): Pr
   const [row] = await db<LedgerAccountRow[]>`
     /* insertLedgerAccount */
     insert into ledger_accounts (workspace_id, ledger_id, id, ik, path, parent_id, depth, name, type, currency_mode,
-                                 currency_code, consistency, request_hash)
+                                 currency_code, consistency, linked_account_id, request_hash)
     values (${account.workspaceId}, ${account.ledgerId}, ${account.id}, ${account.ik}, ${account.path}, ${account.parentId},
             ${account.depth}, ${account.name}, ${account.type}, ${account.currencyMode}, ${account.currencyCode},
-            ${db.json(account.consistency as never)}, ${account.requestHash})
+            ${db.json(account.consistency as never)}, ${account.linkedAccountId}, ${account.requestHash})
     on conflict (workspace_id, ledger_id, ik) do nothing
     returning ${accountColumns(db)}`;
   return row;
@@ -88,6 +90,8 @@ export type AccountFilter = {
   paths?: string[];
   pathPatterns?: string[];
   pathContains?: string;
+  linked?: boolean;
+  linkedAccountIds?: string[];
 };
 
 /** Accounts, newest first, one keyset page (plus one row to tell whether more exist). */
@@ -108,6 +112,8 @@ export async function pageLedgerAccounts(db: Db, workspaceId: string, page: Page
       ${filter.paths === undefined ? db`` : db`and path = any(${filter.paths}::text[])`}
       ${filter.pathPatterns === undefined ? db`` : db`and path like any(${filter.pathPatterns}::text[])`}
       ${filter.pathContains === undefined ? db`` : db`and strpos(path, ${filter.pathContains}) > 0`}
+      ${filter.linked === undefined ? db`` : filter.linked ? db`and linked_account_id is not null` : db`and linked_account_id is null`}
+      ${filter.linkedAccountIds === undefined ? db`` : db`and linked_account_id = any(${filter.linkedAccountIds}::text[])`}
       ${boundary}
     order by ${page.backward ? db`created asc, id asc` : db`created desc, id desc`}
     limit ${page.size + 1}`;
@@ -136,15 +142,17 @@ export async function insertLedgerAccounts(db: Db, accounts: readonly NewLedgerA
   await db`
     /* insertLedgerAccounts */
     insert into ledger_accounts (workspace_id, ledger_id, id, ik, path, parent_id, depth, name, type, currency_mode,
-                                 currency_code, consistency, request_hash)
+                                 currency_code, consistency, linked_account_id, request_hash)
     select t.workspace_id, t.ledger_id, t.id, t.ik, t.path, t.parent_id, t.depth, t.name, t.type, t.currency_mode,
-           t.currency_code, t.consistency::jsonb, t.request_hash
+           t.currency_code, t.consistency::jsonb, t.linked_account_id, t.request_hash
     from unnest(${column('workspaceId') as string[]}::text[], ${column('ledgerId') as string[]}::text[], ${column('id') as string[]}::text[],
                 ${column('ik') as string[]}::text[], ${column('path') as string[]}::text[], ${column('parentId') as string[]}::text[],
                 ${column('depth') as number[]}::smallint[], ${column('name') as string[]}::text[], ${column('type') as string[]}::text[],
                 ${column('currencyMode') as string[]}::text[], ${column('currencyCode') as string[]}::text[],
-                ${accounts.map((account) => JSON.stringify(account.consistency))}::text[], ${column('requestHash') as string[]}::text[])
-      as t(workspace_id, ledger_id, id, ik, path, parent_id, depth, name, type, currency_mode, currency_code, consistency, request_hash)`;
+                ${accounts.map((account) => JSON.stringify(account.consistency))}::text[], ${column('linkedAccountId') as string[]}::text[],
+                ${column('requestHash') as string[]}::text[])
+      as t(workspace_id, ledger_id, id, ik, path, parent_id, depth, name, type, currency_mode, currency_code, consistency, linked_account_id,
+           request_hash)`;
 }
 
 /** Id and path of every account of a ledger (schema migrations compare them with the chart). */

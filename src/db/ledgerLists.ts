@@ -15,6 +15,8 @@ export type EntryListFilter = ListFilter & {
   entryIds?: string[];
   entryIks?: string[];
   groups?: PairFilter;
+  /** Entries with a line on an account at this chart path (template instances included). */
+  accountChartPath?: string;
 };
 
 export type LineListFilter = ListFilter & {
@@ -29,10 +31,12 @@ export type LineListFilter = ListFilter & {
 
 export type Positioned<T> = T & { postedMicros: string };
 
-const micros = (column: string, db: Db) => db`(extract(epoch from ${db(column)}) * 1000000)::bigint::text`;
+/** An instant as microseconds since the epoch, the exact text a posted-time cursor holds. */
+export const micros = (column: string, db: Db) => db`(extract(epoch from ${db(column)}) * 1000000)::bigint::text`;
 const instant = (value: string, db: Db) => db`('epoch'::timestamptz + (${value} || ' microseconds')::interval)`;
 
-function boundary(db: Db, page: PageRequest, postedColumn: string, idColumn: string) {
+/** The keyset condition of a page ordered by (posted, id); a tampered instant matches nothing. */
+export function postedBoundary(db: Db, page: PageRequest, postedColumn: string, idColumn: string) {
   if (!page.cursor) return db``;
   const [posted, id] = page.cursor;
   if (!/^-?\d{1,20}$/.test(posted)) return db`and false`;
@@ -88,12 +92,14 @@ export async function pageEntries(db: Db, workspaceId: string, filter: EntryList
         where l.workspace_id = e.workspace_id and l.entry_id = e.id and l.account_id = ${filter.accountId})` : db``}
       ${filter.entryIds ? db`and e.id = any(${filter.entryIds}::text[])` : db``}
       ${filter.entryIks ? db`and e.ik = any(${filter.entryIks}::text[])` : db``}
+      ${filter.accountChartPath ? db`and exists (select 1 from ledger_lines l join ledger_accounts a on a.workspace_id = l.workspace_id and a.id = l.account_id
+        where l.workspace_id = e.workspace_id and l.entry_id = e.id and a.path ~ chart_path_pattern(${filter.accountChartPath}))` : db``}
       ${commonConditions(db, filter, 'e.posted', 'e.created')}
       ${pairConditions(db, 'e.tags', filter.tags)}
       ${pairConditions(db, 'e.groups', filter.groups)}
       ${valueConditions(db, db`e.type`, filter.types)}
       ${valueConditions(db, db`e.type_version::text`, filter.typeVersions)}
-      ${boundary(db, page, 'e.posted', 'e.id')}
+      ${postedBoundary(db, page, 'e.posted', 'e.id')}
     order by ${page.backward ? db`e.posted asc, e.id asc` : db`e.posted desc, e.id desc`}
     limit ${page.size + 1}`;
 }
@@ -114,7 +120,7 @@ export async function pageLines(db: Db, workspaceId: string, filter: LineListFil
       ${valueConditions(db, db`l.key`, filter.keys)}
       ${commonConditions(db, filter, 'l.posted', 'l.created')}
       ${pairConditions(db, 'l.tags', filter.tags)}
-      ${boundary(db, page, 'l.posted', 'l.id')}
+      ${postedBoundary(db, page, 'l.posted', 'l.id')}
     order by ${page.backward ? db`l.posted asc, l.id asc` : db`l.posted desc, l.id desc`}
     limit ${page.size + 1}`;
 }

@@ -1,5 +1,6 @@
 import { GraphQLError, parse, validate, type DocumentNode, type ValidationRule } from 'graphql';
 import { DOCUMENT_LIMITS, documentLimitRules, limitExceeded } from './limits.js';
+import { withMutationTypenames } from './mutationTypenames.js';
 import { unstorableTextRule } from './textRule.js';
 
 // Parsing and validating a document costs ~100x executing a small one, and clients send the same
@@ -42,7 +43,7 @@ export function createDocumentCache(maxDocuments = MAX_DOCUMENTS, maxSourceChara
       parsed.set(source, hit);
       return hit;
     }
-    const document = parseWithinLimits(source);
+    const document = withMutationTypenames(parseWithinLimits(source));
     remember(source, document);
     return document;
   }) as typeof parse;

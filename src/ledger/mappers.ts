@@ -14,3 +14,10 @@ export type Schema = SchemaRow & { requestedVersion?: number };
 
 /** One account's sum in a group, with the group's workspace for loading the account. */
 export type LedgerEntryGroupBalance = import('../db/ledgerGroups.js').GroupBalanceRow & { workspaceId: string };
+
+/** A currency key as stored: a built-in code, or `CUSTOM:<customCurrencyId>` (core/currencyKeys.ts). */
+export type Currency = string;
+
+export type { LinkRow as Link, ExternalAccountRow as ExternalAccount } from '../db/links.js';
+export type { TxRow as Tx } from '../db/externalTxs.js';
+export type { LedgerMigrationRow as LedgerMigration, DataMigrationRow as LedgerDataMigration } from '../db/ledgerMigrations.js';

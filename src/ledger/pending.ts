@@ -5,22 +5,7 @@ import { DomainError } from '../core/errors.js';
  * shrinking as features land. They answer with the typed code `not_implemented`, never a silent
  * null; mutations answer it as an InternalError member, as the official SDKs expect.
  */
-export const PENDING_FIELDS = {
-  Query: [
-    'customCurrencies', 'externalAccount', 'link', 'links', 'tx',
-  ],
-  Mutation: [
-    'createCustomCurrency', 'createCustomLink',
-    'createPayment', 'deleteCustomTxs', 'reconcileTx', 'syncCustomAccounts', 'syncCustomTxs',
-  ],
-  Ledger: [
-    'entryStats', 'ledgerAccountDataMigrations', 'ledgerEntryDataMigrations', 'migrations',
-  ],
-  LedgerAccount: [
-    'payment', 'unreconciledTxs',
-  ],
-  SchemaVersion: ['migrations'],
-} as const;
+export const PENDING_FIELDS: Readonly<Record<string, readonly string[]>> = {};
 
 function unavailable(type: string, field: string): DomainError {
   return new DomainError('not_implemented', `${type}.${field} is not available in this version of Tally yet.`);

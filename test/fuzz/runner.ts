@@ -66,7 +66,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     };
     const expectation = {
       pendingRest: new Set<string>(PENDING_OPERATIONS),
-      pendingGraphql: new Set<string>([...PENDING_FIELDS.Query, ...PENDING_FIELDS.Mutation]),
+      pendingGraphql: new Set<string>([...(PENDING_FIELDS.Query ?? []), ...(PENDING_FIELDS.Mutation ?? [])]),
     };
 
     const before = { database: await databaseFingerprint(sql), listings: await world.listings() };

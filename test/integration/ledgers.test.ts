@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PENDING_FIELDS } from '../../src/ledger/pending.js';
 import { gql } from '../support/graphql.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
@@ -178,12 +179,13 @@ describe('ledgers pagination', () => {
   });
 });
 
-describe('pending features', () => {
-  it('answer with the typed not_implemented code, never a silent null', async () => {
-    const query = await gql(server.baseUrl, alice.token, '{ links { nodes { id } } }');
-    expect(query.body.errors?.[0]).toMatchObject({ extensions: { code: 'not_implemented' } });
-    const mutation = await gql(server.baseUrl, alice.token,
-      'mutation { createCustomLink(ik: "l", name: "L") { __typename ... on InternalError { code retryable } } }');
-    expect(mutation.body.data.createCustomLink).toEqual({ __typename: 'InternalError', code: 'not_implemented', retryable: false });
+describe('served fields', () => {
+  it('no field of the contract is left pending: links and custom links answer real data', async () => {
+    expect(Object.values(PENDING_FIELDS).flat()).toEqual([]);
+    const created = await gql(server.baseUrl, alice.token,
+      'mutation { createCustomLink(ik: "served", name: "Served") { __typename ... on CreateCustomLinkResult { link { id name } } } }');
+    expect(created.body.data.createCustomLink).toMatchObject({ __typename: 'CreateCustomLinkResult', link: { name: 'Served' } });
+    const query = await gql(server.baseUrl, alice.token, '{ links { nodes { id name } } }');
+    expect(query.body.data.links.nodes).toContainEqual(created.body.data.createCustomLink.link);
   });
 });

@@ -1,5 +1,4 @@
 import { add, coverSpan, END_LOCAL, FIRST_LOCAL, formatSpan, parseSpan, toTimestampText, UNIT_RANK, type Unit } from '../../core/calendar.js';
-import { builtInCurrency } from '../../core/currencies.js';
 import { DomainError } from '../../core/errors.js';
 import type { PageArgs, PageLimits } from '../../core/pagination.js';
 import { bucketSeries } from '../../db/balanceReads.js';
@@ -90,7 +89,7 @@ export async function balanceSeries(ctx: GqlContext, account: LedgerAccountRow, 
   }
   const nodeAt = (index: number) => {
     const label = formatSpan(add(first, unit, index), unit);
-    const amount = { currency: builtInCurrency(currency), amount: figures.get(index)!.toString() };
+    const amount = { currency, amount: figures.get(index)!.toString() };
     return kind === 'balances' ? { at: label, amount } : { period: label, amount };
   };
   // The rows carry only their index: the extra one that tells whether more exist is never shown.

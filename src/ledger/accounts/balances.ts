@@ -1,5 +1,5 @@
 import { coverSpan, parseSpan } from '../../core/calendar.js';
-import { builtInCurrency } from '../../core/currencies.js';
+import { currencyKey, currencyLabel } from '../../core/currencyKeys.js';
 import { DomainError } from '../../core/errors.js';
 import type { PageArgs } from '../../core/pagination.js';
 import { balancesOver, currentBalances, type BalanceScope, type CurrencyAmount } from '../../db/balanceReads.js';
@@ -39,7 +39,7 @@ function checkConsistency(account: LedgerAccountRow, scope: Scope, mode: string 
 /** The figure itself, or the typed error when it has left the Int96 range. */
 export function withinInt96(account: LedgerAccountRow, scope: Scope, currency: string, amount: bigint): bigint {
   if (amount > INT96_MAX || amount < -INT96_MAX) {
-    throw new DomainError('invalid_input_provided', `The ${scope} balance of ${account.path} in ${currency} is outside the Int96 range.`);
+    throw new DomainError('invalid_input_provided', `The ${scope} balance of ${account.path} in ${currencyLabel(currency)} is outside the Int96 range.`);
   }
   return amount;
 }
@@ -50,10 +50,7 @@ export function toAmounts(account: LedgerAccountRow, scope: Scope, rows: Currenc
 
 /** The currency a single-figure read is in: the one named, else the account's; multi-currency accounts must name one. */
 export function currencyOf(account: LedgerAccountRow, args: CurrencyArg): string {
-  if (args.currency?.code === 'CUSTOM' || args.currency?.customCurrencyId) {
-    throw new DomainError('not_implemented', 'Custom currencies are not available in this version of Tally yet.');
-  }
-  const currency = args.currency?.code ?? account.currencyCode;
+  const currency = args.currency ? currencyKey(args.currency) : account.currencyCode;
   if (!currency) throw new DomainError('invalid_input_provided', `${account.path} holds several currencies; name the currency to read.`);
   return currency;
 }
@@ -85,20 +82,20 @@ export async function balanceChangeIn(ctx: GqlContext, account: LedgerAccountRow
 
 const byCode = (figures: Map<string, bigint>) => [...figures].sort(([a], [b]) => (a < b ? -1 : 1));
 
-/** Every currency's figure, as a connection ordered by currency code. */
+/** Every currency's figure, as a connection ordered by currency key (built-in codes, then `CUSTOM:` ids). */
 export async function balancesByCurrency(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: ReadArgs & PageArgs) {
   const pages = ctx.pages(`balances:${scope}:${account.id}`);
   const request = pages.request(args);
   const all = byCode(await balancesAt(ctx, account, scope, args));
   const [after] = request.cursor ?? [];
   const inDirection = request.backward ? all.filter(([code]) => after === undefined || code < after).reverse() : all.filter(([code]) => after === undefined || code > after);
-  const rows = inDirection.slice(0, request.size + 1).map(([code, amount]) => ({ currency: builtInCurrency(code), amount: amount.toString() }));
-  return pages.page(request, rows, (row) => [row.currency.code]);
+  const rows = inDirection.slice(0, request.size + 1).map(([currency, amount]) => ({ currency, amount: amount.toString() }));
+  return pages.page(request, rows, (row) => [row.currency]);
 }
 
 /** Every currency's change over `period`, all in one page (the field takes no page arguments). */
 export async function balanceChangesByCurrency(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: { period: string }) {
   const nodes = byCode(await changesIn(ctx, account, scope, args.period))
-    .map(([code, amount]) => ({ currency: builtInCurrency(code), amount: amount.toString() }));
+    .map(([currency, amount]) => ({ currency, amount: amount.toString() }));
   return { nodes, pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } };
 }

@@ -5,6 +5,9 @@ import { newId } from '../../core/ids.js';
 import { newAccountAttributes, type AccountRequest, type ParentAccount } from '../../core/ledgerAccounts.js';
 import { findLedgerAccount, insertLedgerAccount, type LedgerAccountRow } from '../../db/ledgerAccounts.js';
 import { findLedger, type LedgerRow } from '../../db/ledgers.js';
+import { parseCurrencyKey } from '../../core/currencyKeys.js';
+import { requireExternalAccount } from '../links/externalAccountMatch.js';
+import { checkLinkedCurrency } from '../links/linkedAccounts.js';
 import type { Db } from '../../db/sql.js';
 import { requireLedgerMatch } from '../ledgerMatch.js';
 
@@ -39,9 +42,18 @@ export type CreatedAccount = { account: LedgerAccountRow; isIkReplay: boolean };
  * with another request is `idempotency_key_reused`. A concurrent twin is answered as a replay.
  */
 export async function createAccount(
-  tx: Db, ledger: LedgerRow, request: AccountRequest, parent: ParentAccount | undefined, inherit: boolean,
+  tx: Db, ledger: LedgerRow, request: AccountRequest, parent: (ParentAccount & { linkedAccountId: string | null }) | undefined, inherit: boolean,
 ): Promise<CreatedAccount> {
-  const attributes = newAccountAttributes(request, parent, inherit);
+  if (parent?.linkedAccountId) {
+    throw new DomainError('invalid_input_provided', `${parent.path} is linked to an external account, so it cannot have children.`);
+  }
+  const linked = request.linkedAccount ? await requireExternalAccount(tx, ledger.workspaceId, request.linkedAccount, `Account ${request.ik}: linkedAccount`) : undefined;
+  // A linked account holds its external account's currencies unless the request names them.
+  const withCurrency = linked && !request.currency && !request.currencyMode
+    ? { ...request, currencyMode: linked.currencyMode, currency: linked.currency ? parseCurrencyKey(linked.currency) : null }
+    : request;
+  const attributes = { ...newAccountAttributes(withCurrency, parent, inherit), linkedAccountId: linked?.id ?? null };
+  if (linked) checkLinkedCurrency(attributes.path, attributes, linked);
   const requestHash = fingerprint({ name: request.name, parentId: parent?.id ?? null, ...attributes });
   const replay = (existing: LedgerAccountRow): CreatedAccount => {
     if (existing.requestHash !== requestHash) {
@@ -61,11 +73,8 @@ export async function createAccount(
 
 /** The request of one item of a tree, without its children. */
 export function accountRequest(input: CreateLedgerAccountsInput | (Omit<CreateLedgerAccountsInput, 'ik'> & { ik: string })): AccountRequest {
-  if (input.linkedAccount) {
-    throw new DomainError('not_implemented', 'Linked accounts come with external links, which this version of Tally does not serve yet.');
-  }
   return {
     ik: input.ik, name: input.name, type: input.type, currency: input.currency, currencyMode: input.currencyMode,
-    consistencyConfig: input.consistencyConfig as AccountRequest['consistencyConfig'],
+    consistencyConfig: input.consistencyConfig as AccountRequest['consistencyConfig'], linkedAccount: input.linkedAccount,
   };
 }

@@ -51,7 +51,7 @@ export function checkOutcome(prepared: PreparedEntry, outcome: PostingOutcome, i
 }
 
 export async function addEntry(ctx: GqlContext, target: EntryLedger, ik: string, input: LedgerEntryInput) {
-  const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, ik, input, target.accounts);
+  const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, ik, input, { prefetched: target.accounts });
   const stopTimer = postingDuration.startTimer();
   const outcome = await postPrepared(ctx.sql, prepared);
   stopTimer();

@@ -4,7 +4,7 @@ import type { Parameters } from '../../core/templates.js';
 import { findAccountsOfLedger, type LedgerAccountRow, type NewLedgerAccount } from '../../db/ledgerAccounts.js';
 import type { LedgerRow } from '../../db/ledgers.js';
 import type { Db } from '../../db/sql.js';
-import { plannedAccountRows } from '../schemas/chartAccounts.js';
+import { linkPlannedRows, plannedAccountRows } from '../schemas/chartAccounts.js';
 import type { LoadedSchema } from '../schemas/schemaVersions.js';
 import type { AccountRef } from './explicitEntry.js';
 
@@ -61,7 +61,8 @@ export async function entryAccounts(
     if (!schema || ref.path == null || ref.id != null) throw notFound(ref, ledger);
     const resolved = resolvePath(schema.chart, ref.path!);
     const idsByPath = new Map([...byKey.values()].map((account) => [account.path, account.id]));
-    const rows = plannedAccountRows(ledger, instancesFor(schema.chart, resolved, (path) => idsByPath.has(path)), idsByPath, parameters);
+    const instances = instancesFor(schema.chart, resolved, (path) => idsByPath.has(path));
+    const rows = await linkPlannedRows(db, ledger.workspaceId, instances, plannedAccountRows(ledger, instances, idsByPath, parameters), parameters);
     for (const row of rows) {
       const account: LedgerAccountRow = { ...row, created: new Date() };
       byKey.set(row.id, account);

@@ -1,5 +1,6 @@
 import type { LedgerEntryInput } from '../../../generated/ledger.js';
 import { entryParameters, findEntryType, renderEntryType, type EntryParameters, type PostLinesAs } from '../../core/entryTypes.js';
+import { optionalCurrencyKey as currencyCode } from '../../core/currencyKeys.js';
 import { DomainError } from '../../core/errors.js';
 import type { LoadedSchema } from '../schemas/schemaVersions.js';
 
@@ -14,7 +15,9 @@ type Bound = { eq?: string | null; gte?: string | null; lte?: string | null };
 type Side = { ownBalance?: Bound | null; totalBalance?: Bound | null } | null | undefined;
 
 type Tag = { key: string; value: string };
-export type ExplicitLine = { account: AccountRef; amount: string | null; currency: string | null; key: string | null; description: string | null; hasTx: boolean; tags: Tag[] };
+/** A TxMatchInput, or a schema line's rendered `tx` (id, or external id in the line's linked account). */
+export type TxRef = { id?: string | null; externalId?: string | null; accountId?: string | null; externalAccountId?: string | null; linkId?: string | null };
+export type ExplicitLine = { account: AccountRef; amount: string | null; currency: string | null; key: string | null; description: string | null; tx: TxRef | null; tags: Tag[] };
 export type ExplicitCondition = { account: AccountRef; currency: string | null; precondition: Side; postcondition: Side };
 export type ExplicitEntry = {
   type: string | null;
@@ -29,16 +32,10 @@ export type ExplicitEntry = {
   postLinesAs: PostLinesAs;
 };
 
-function currencyCode(currency: { code: string; customCurrencyId?: string | null } | null | undefined): string | null {
-  if (currency?.code === 'CUSTOM' || currency?.customCurrencyId) {
-    throw new DomainError('not_implemented', 'Custom currencies are not available in this version of Tally yet.');
-  }
-  return currency?.code ?? null;
-}
 
 const callerLine = (line: LineInput): ExplicitLine => ({
   account: line.account, amount: line.amount ?? null, currency: currencyCode(line.currency), key: line.key ?? null,
-  description: line.description ?? null, hasTx: line.tx != null, tags: (line.tags ?? []).map(({ key, value }) => ({ key, value })),
+  description: line.description ?? null, tx: line.tx ?? null, tags: (line.tags ?? []).map(({ key, value }) => ({ key, value })),
 });
 const callerCondition = (condition: ConditionInput): ExplicitCondition => ({
   account: condition.account, currency: currencyCode(condition.currency), precondition: condition.precondition, postcondition: condition.postcondition,
@@ -75,7 +72,7 @@ export function explicitEntry(entry: LedgerEntryInput, schema: LoadedSchema | un
     typeVersion: entryType.typeVersion ?? 1,
     parameters,
     lines: rendered.lines
-      ? rendered.lines.map((line) => ({ ...line, account: { path: line.path }, hasTx: false }))
+      ? rendered.lines.map((line) => ({ ...line, account: { path: line.path } }))
       : entry.lines!.map(callerLine),
     conditions: [
       ...rendered.conditions.map((condition) => ({

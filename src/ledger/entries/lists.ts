@@ -1,3 +1,4 @@
+import { currencyKey } from '../../core/currencyKeys.js';
 import type { LedgerEntriesFilterSet, LedgerLinesFilterSet } from '../../../generated/ledger.js';
 import { listFilter, MAX_FILTER_LIST, pairFilter, valueFilter } from '../../core/entryFilters.js';
 import { DomainError } from '../../core/errors.js';
@@ -70,10 +71,7 @@ export async function listLines(
     ];
   }
   if (set?.currency) {
-    filter.currencies = bounded(set.currency.equalTo, set.currency.in, 'currency').map((currency) => {
-      if (currency.code === 'CUSTOM' || currency.customCurrencyId) return `custom:${currency.customCurrencyId}`;
-      return currency.code;
-    });
+    filter.currencies = bounded(set.currency.equalTo, set.currency.in, 'currency').map((currency) => currencyKey(currency));
   }
   if (set?.key) filter.keys = valueFilter(set.key, 'key');
   if (set?.type) filter.directions = bounded(set.type.equalTo, set.type.in, 'type');

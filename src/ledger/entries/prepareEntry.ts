@@ -12,7 +12,8 @@ import type { LedgerRow } from '../../db/ledgers.js';
 import type { Db } from '../../db/sql.js';
 import type { LoadedSchema } from '../schemas/schemaVersions.js';
 import { accountKey, entryAccounts } from './entryAccounts.js';
-import { explicitEntry, type ExplicitCondition } from './explicitEntry.js';
+import { requireCurrencies } from '../links/customCurrencies.js';
+import { explicitEntry, type ExplicitCondition, type TxRef } from './explicitEntry.js';
 
 type Bound = { eq?: string; gte?: string; lte?: string };
 type BoundInput = { eq?: string | null; gte?: string | null; lte?: string | null };
@@ -28,12 +29,17 @@ export type PreparedEntry = {
   accounts: Map<string, LedgerAccountRow>;
   /** Template instances the entry creates, inserted in the posting's transaction. */
   newAccounts: NewLedgerAccount[];
+  /** Lines (by position, from 1) on linked accounts, with the transaction each reconciles. */
+  txLines: { position: number; account: LedgerAccountRow; tx: TxRef }[];
 };
 
+/** `reconcile`: the entry comes from reconcileTx, the only way lines reach linked accounts. */
+export type PrepareOptions = { prefetched?: readonly LedgerAccountRow[]; reconcile?: boolean };
+
 export async function prepareEntry(
-  db: Db, ledger: LedgerRow, schema: LoadedSchema | undefined, ik: string, input: LedgerEntryInput,
-  prefetched?: readonly LedgerAccountRow[],
+  db: Db, ledger: LedgerRow, schema: LoadedSchema | undefined, ik: string, input: LedgerEntryInput, options: PrepareOptions = {},
 ): Promise<PreparedEntry> {
+  const { prefetched, reconcile = false } = options;
   const entry = explicitEntry(input, schema);
   const lines = entry.lines;
   if (lines.length === 0) throw new DomainError('invalid_input_provided', 'An entry needs lines.');
@@ -44,7 +50,7 @@ export async function prepareEntry(
   const groups = uniqueKeys(entry.groups, MAX_GROUPS, 'group');
   const keys = new Set<string>();
   for (const [index, line] of lines.entries()) {
-    if (line.hasTx) throw new DomainError('not_implemented', 'Lines that reconcile external transactions are not available in this version of Tally yet.');
+    if (line.tx && !reconcile) throw new DomainError('reconciliation_required', `lines[${index}] names a transaction; reconcile transactions with reconcileTx.`);
     if (line.amount == null) throw new DomainError('invalid_input_provided', `lines[${index}] needs an amount.`);
     if (scalarFormats.Int96(line.amount) === undefined) {
       throw new DomainError('invalid_input_provided', `lines[${index}]: ${line.amount} is outside the Int96 range.`);
@@ -60,12 +66,19 @@ export async function prepareEntry(
     if (schema && chartAccountOf(schema, account.path)?.disabled) {
       throw new DomainError('invalid_input_provided', `lines[${index}]: ${account.path} is disabled in the schema and takes no new lines.`);
     }
+    checkLinkedLine(account, line.tx, reconcile, `lines[${index}]`);
     return {
       id: newId('line'), account, accountId: account.id, currency: lineCurrency(account, line.currency, `lines[${index}]`), amount: line.amount!,
       key: line.key, description: line.description, tags: uniqueKeys(line.tags, MAX_TAGS, `tag of lines[${index}]`),
+      tx: line.tx, txKey: line.tx ? JSON.stringify(line.tx) : null,
     };
   });
   const postedLines = linesToWrite(givenLines, entry.postLinesAs);
+  await requireCurrencies(db, ledger.workspaceId, [...postedLines.map((line) => line.currency), ...planned.map((account) => account.currencyCode)]);
+  const txLines = postedLines.flatMap((line, index) => (line.tx ? [{ position: index + 1, account: line.account, tx: line.tx }] : []));
+  if (reconcile && txLines.length === 0) {
+    throw new DomainError('reconciliation_required', 'reconcileTx needs a line on a linked account that names the transaction it reconciles (tx).');
+  }
   checkBalanced(postedLines.map((line) => ({ accountType: line.account.type, currency: line.currency, amount: BigInt(line.amount) })));
   const conditions = entry.conditions.map((condition, index) => boundCondition(condition, index, accounts, postedLines));
 
@@ -73,12 +86,17 @@ export async function prepareEntry(
   const normalized = {
     type: entry.type, typeVersion: entry.typeVersion, parameters: entry.parameters,
     posted: input.posted ?? null, description: entry.description, tags, groups,
-    lines: postedLines.map(({ account, currency, amount, key, description, tags: lineTags }) => ({ account: account.path, currency, amount, key, description, tags: lineTags })),
+    lines: postedLines.map(({ account, currency, amount, key, description, tags: lineTags, tx }) => ({
+      account: account.path, currency, amount, key, description, tags: lineTags,
+      // Present only when set, so entries without transactions keep the hash they always had.
+      ...(tx ? { tx } : {}),
+    })),
     conditions: conditions.map(({ index: _index, accountId, ...condition }) => ({ ...condition, account: accounts.get(accountId)!.path })),
   };
   return {
     accounts,
     newAccounts: planned,
+    txLines,
     posting: {
       workspaceId: ledger.workspaceId, ledgerId: ledger.id, entryId: newId('ent'), ik, requestHash: fingerprint(normalized),
       type: entry.type, typeVersion: entry.typeVersion, parameters: entry.parameters,
@@ -89,6 +107,19 @@ export async function prepareEntry(
 }
 
 type PostedLine = { account: LedgerAccountRow; currency: string };
+
+/** Linked accounts take lines only from reconcileTx, each naming its transaction; other accounts never name one. */
+function checkLinkedLine(account: LedgerAccountRow, tx: TxRef | null, reconcile: boolean, where: string): void {
+  if (account.linkedAccountId && !reconcile) {
+    throw new DomainError('reconciliation_required', `${where}: ${account.path} is linked to an external account; post to it with reconcileTx.`);
+  }
+  if (account.linkedAccountId && !tx) {
+    throw new DomainError('reconciliation_required', `${where}: ${account.path} is a linked account; the line must name the transaction it reconciles (tx).`);
+  }
+  if (!account.linkedAccountId && tx) {
+    throw new DomainError('invalid_input_provided', `${where}: ${account.path} is not linked to an external account, so its line cannot reconcile a transaction.`);
+  }
+}
 
 function chartAccountOf(schema: LoadedSchema, path: string) {
   try {

@@ -1,3 +1,4 @@
+import { currencyKey } from '../../core/currencyKeys.js';
 import type { LedgerEntryGroupBalanceFilter, LedgerEntryGroupBalanceFilterSet, LedgerEntryGroupsFilterSet } from '../../../generated/ledger.js';
 import { valueFilter } from '../../core/entryFilters.js';
 import { DomainError } from '../../core/errors.js';
@@ -26,10 +27,7 @@ function balanceFilter(set: LedgerEntryGroupBalanceFilterSet | LedgerEntryGroupB
   }
   if (set?.currency) {
     const currencies = [...(set.currency.equalTo ? [set.currency.equalTo] : []), ...(set.currency.in ?? [])];
-    if (currencies.some((currency) => currency.code === 'CUSTOM' || currency.customCurrencyId)) {
-      throw new DomainError('not_implemented', 'Custom currencies are not available in this version of Tally yet.');
-    }
-    filter.currencies = currencies.map((currency) => currency.code);
+    filter.currencies = currencies.map((currency) => currencyKey(currency));
   }
   if (set?.ownBalance) {
     const { eq, gte, lte, ne } = set.ownBalance;

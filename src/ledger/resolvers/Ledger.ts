@@ -5,6 +5,8 @@ import { accountFilter } from '../accounts/accountFilter.js';
 import { listEntries, listLines } from '../entries/lists.js';
 import { listGroups } from '../groups/groupLists.js';
 import { findGroup } from '../../db/ledgerGroups.js';
+import { pageLedgerMigrations } from '../../db/ledgerMigrations.js';
+import { accountDataMigrations, entryDataMigrations, entryStats } from '../schemas/migrationLists.js';
 
 export const Ledger: LedgerResolvers = {
   type: (row) => row.type,
@@ -32,4 +34,13 @@ export const Ledger: LedgerResolvers = {
     return (await findGroup(sql, row.workspaceId, row.id, key, value)) ?? { workspaceId: row.workspaceId, ledgerId: row.id, key, value, created: null };
   },
   ledgerEntryGroups: (row, args, ctx) => listGroups(ctx, row, args),
+  migrations: async (row, args, { sql, pages }) => {
+    const migrationPages = pages(`ledger-migrations:${row.id}`);
+    const request = migrationPages.request(args);
+    const rows = await pageLedgerMigrations(sql, row.workspaceId, row.id, request);
+    return migrationPages.page(request, rows, (migration) => [String(migration.schemaVersion)]);
+  },
+  ledgerEntryDataMigrations: (row, args, ctx) => entryDataMigrations(ctx, row, args),
+  ledgerAccountDataMigrations: (row, args, ctx) => accountDataMigrations(ctx, row, args),
+  entryStats: (row, args, ctx) => entryStats(ctx, row, args),
 };

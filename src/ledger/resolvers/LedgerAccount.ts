@@ -1,5 +1,5 @@
 import type { LedgerAccountResolvers } from '../../../generated/ledger.js';
-import { builtInCurrency } from '../../core/currencies.js';
+import { pageUnreconciledTxs } from '../../db/externalTxs.js';
 import { pageLedgerAccounts } from '../../db/ledgerAccounts.js';
 import { balanceSeries } from '../accounts/balanceSeries.js';
 import { balanceChangeIn, balanceChangesByCurrency, balanceIn, balancesByCurrency } from '../accounts/balances.js';
@@ -7,7 +7,7 @@ import { listEntries, listLines } from '../entries/lists.js';
 
 export const LedgerAccount: LedgerAccountResolvers = {
   created: (row) => row.created.toISOString(),
-  currency: (row) => (row.currencyCode ? builtInCurrency(row.currencyCode) as never : null),
+  currency: (row) => row.currencyCode,
   consistencyConfig: (row) => ({
     lines: row.consistency.lines as never,
     ownBalanceUpdates: row.consistency.ownBalanceUpdates as never,
@@ -26,9 +26,20 @@ export const LedgerAccount: LedgerAccountResolvers = {
     const rows = await pageLedgerAccounts(sql, row.workspaceId, request, { parentId: row.id });
     return childPages.page(request, rows, (child) => [child.created.toISOString(), child.id]);
   },
-  // Linking arrives with external links; until then no account is linked and none is a clearing account.
-  linkedAccount: () => null,
-  link: () => null,
+  linkedAccount: async (row, _args, { load }) => (row.linkedAccountId ? (await load.externalAccount.load(row.linkedAccountId)) ?? null : null),
+  link: async (row, _args, { load }) => {
+    const external = row.linkedAccountId ? await load.externalAccount.load(row.linkedAccountId) : undefined;
+    return external ? (await load.link.load(external.linkId)) ?? null : null;
+  },
+  unreconciledTxs: async (row, args, { sql, pages }) => {
+    const txPages = pages(`unreconciled-txs:${row.id}`);
+    const request = txPages.request(args);
+    const rows = row.linkedAccountId ? await pageUnreconciledTxs(sql, row.workspaceId, row.id, row.linkedAccountId, request) : [];
+    return txPages.page(request, rows, (tx) => [tx.postedMicros, tx.id]);
+  },
+  // Payment settings of accounts belong to the experimental payments, which Tally keeps in the schema only.
+  payment: () => null,
+  // Clearing accounts of group reconciliation are not tracked: no account reports a clearing status.
   clearingStatus: () => null,
   postedWindow: () => null,
   workspaceId: (row) => row.workspaceId,

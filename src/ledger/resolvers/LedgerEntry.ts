@@ -1,5 +1,4 @@
 import type { LedgerEntryResolvers } from '../../../generated/ledger.js';
-import { builtInCurrency } from '../../core/currencies.js';
 import { pageEntryHistory } from '../../db/ledgerLists.js';
 
 // Own bounds are stored as precondition/postcondition, total bounds beside them as total*.
@@ -26,7 +25,7 @@ export const LedgerEntry: LedgerEntryResolvers = {
   })),
   conditions: async (row, _args, { load }) => Promise.all((row.conditions as StoredCondition[]).map(async (condition) => ({
     account: (await load.account.load(condition.accountId))!,
-    currency: builtInCurrency(condition.currency),
+    currency: condition.currency,
     precondition: side(condition.precondition, condition.totalPrecondition),
     postcondition: side(condition.postcondition, condition.totalPostcondition),
   }))) as never,

@@ -1,5 +1,4 @@
 import type { LedgerEntryGroupBalanceResolvers, LedgerEntryGroupResolvers } from '../../../generated/ledger.js';
-import { builtInCurrency } from '../../core/currencies.js';
 import { findGroup } from '../../db/ledgerGroups.js';
 import { listEntries } from '../entries/lists.js';
 import { listGroupBalances } from '../groups/groupLists.js';
@@ -23,7 +22,7 @@ export const LedgerEntryGroup: LedgerEntryGroupResolvers = {
 
 export const LedgerEntryGroupBalance: LedgerEntryGroupBalanceResolvers = {
   account: async (row, _args, { load }) => (await load.account.load(row.accountId))!,
-  currency: (row) => builtInCurrency(row.currency) as never,
+  currency: (row) => row.currency,
   // Group balances are computed from the lines when read, so every mode gets the exact figure.
   ownBalance: (row) => row.amount,
 };

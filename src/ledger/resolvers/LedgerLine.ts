@@ -1,5 +1,4 @@
 import type { LedgerLineResolvers } from '../../../generated/ledger.js';
-import { builtInCurrency } from '../../core/currencies.js';
 import { lineDirection } from '../../core/entries.js';
 import type { LedgerLineRow } from '../../db/ledgerEntries.js';
 import type { GqlContext } from '../context.js';
@@ -12,11 +11,22 @@ async function mirrorLine(entryId: string | null, position: number, { load }: Gq
   return (await load.entryLines.load(entryId)).find((line) => line.position === position) ?? null;
 }
 
+/**
+ * The transaction the line reconciles: recorded for the reconciling entry's line, and mirrored
+ * by the line at the same position of its reversal.
+ */
+async function reconciledTx(row: LedgerLineRow, ctx: GqlContext) {
+  const entry = await entryOf(row, ctx);
+  const reconciliations = await ctx.load.entryReconciliations.load(entry.reversesId ?? entry.id);
+  const found = reconciliations.find((item) => item.position === row.position);
+  return found ? (await ctx.load.tx.load(found.txId)) ?? null : null;
+}
+
 export const LedgerLine: LedgerLineResolvers = {
   // Exact decimal text from PostgreSQL, canonical as Int96 output: no leading zeros, no "-0".
   amount: (row, args) => (args.absolute ? row.amount.replace(/^-/, '') : row.amount),
   type: async (row, _args, { load }) => lineDirection((await load.account.load(row.accountId))!.type, BigInt(row.amount)),
-  currency: (row) => builtInCurrency(row.currency) as never,
+  currency: (row) => row.currency,
   account: async (row, _args, { load }) => (await load.account.load(row.accountId))!,
   ledgerEntry: (row, _args, ctx) => entryOf(row, ctx),
   ledgerEntryId: (row) => row.entryId,
@@ -34,10 +44,10 @@ export const LedgerLine: LedgerLineResolvers = {
   reverses: async (row, _args, ctx) => mirrorLine((await entryOf(row, ctx)).reversesId, row.position, ctx),
   reversedBy: async (row, _args, ctx) => mirrorLine((await entryOf(row, ctx)).reversedById, row.position, ctx),
   reversedAt: async (row, _args, ctx) => (await entryOf(row, ctx)).reversedAt?.toISOString() ?? null,
-  // Reconciliation arrives with external links; until then no line reconciles a transaction.
-  tx: () => null,
-  txId: () => null,
-  externalTxId: () => null,
+  tx: (row, _args, ctx) => reconciledTx(row, ctx),
+  txId: async (row, _args, ctx) => (await reconciledTx(row, ctx))?.id ?? null,
+  externalTxId: async (row, _args, ctx) => (await reconciledTx(row, ctx))?.externalId ?? null,
+  // Custom links carry no transfer details or counterpart transactions; provider links would.
   externalTransferId: () => null,
   externalTransferType: () => null,
   otherTxId: () => null,

@@ -28,12 +28,44 @@ import { schema } from './Query/schema.js';
 import { schemas } from './Query/schemas.js';
 import { workspace } from './Query/workspace.js';
 import { Schema } from './Schema.js';
+import { Currency } from './Currency.js';
+import { ExternalAccount } from './ExternalAccount.js';
+import { CustomLink, Link, ProviderLink } from './Link.js';
+import { LedgerAccountDataMigration, LedgerDataMigration, LedgerEntryDataMigration, LedgerMigration } from './migrations.js';
+import { Tx } from './Tx.js';
+import { createCustomCurrency } from './Mutation/createCustomCurrency.js';
+import { createCustomLink } from './Mutation/createCustomLink.js';
+import { createPayment } from './Mutation/createPayment.js';
+import { deleteCustomTxs } from './Mutation/deleteCustomTxs.js';
+import { reconcileTx } from './Mutation/reconcileTx.js';
+import { syncCustomAccounts } from './Mutation/syncCustomAccounts.js';
+import { syncCustomTxs } from './Mutation/syncCustomTxs.js';
+import { customCurrencies } from './Query/customCurrencies.js';
+import { externalAccount } from './Query/externalAccount.js';
+import { link, links } from './Query/links.js';
+import { tx } from './Query/tx.js';
 import { SchemaVersion } from './SchemaVersion.js';
 
 export const resolvers: Resolvers = {
-  Query: { workspace, ledger, ledgers, ledgerAccount, ledgerEntry, ledgerEntryHistory, ledgerEntryGroup, ledgerLine, schema, schemas },
-  Mutation: { createLedger, updateLedger, deleteLedger, storeSchema, createLedgerAccount, createLedgerAccounts, updateLedgerAccount, addLedgerEntry,
-    addLedgerEntries, reverseLedgerEntry, updateLedgerEntry, migrateLedgerEntry, deleteSchema },
+  Query: {
+    workspace, ledger, ledgers, ledgerAccount, ledgerEntry, ledgerEntryHistory, ledgerEntryGroup, ledgerLine, schema, schemas,
+    customCurrencies, link, links, externalAccount, tx,
+  },
+  Mutation: {
+    createLedger, updateLedger, deleteLedger, storeSchema, createLedgerAccount, createLedgerAccounts, updateLedgerAccount, addLedgerEntry,
+    addLedgerEntries, reverseLedgerEntry, updateLedgerEntry, migrateLedgerEntry, deleteSchema,
+    createCustomCurrency, createCustomLink, syncCustomAccounts, syncCustomTxs, deleteCustomTxs, reconcileTx, createPayment,
+  },
+  Currency,
+  Link,
+  CustomLink,
+  ProviderLink,
+  ExternalAccount,
+  Tx,
+  LedgerMigration,
+  LedgerDataMigration,
+  LedgerEntryDataMigration,
+  LedgerAccountDataMigration,
   Ledger,
   LedgerAccount,
   LedgerEntry,

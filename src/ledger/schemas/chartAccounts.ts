@@ -1,6 +1,8 @@
 import { instanceCurrency, missingAccounts, resolvePath, type Chart, type PlannedAccount } from '../../core/chart.js';
 import { newId } from '../../core/ids.js';
-import { placeholders, type Parameters } from '../../core/templates.js';
+import { placeholders, renderText, type Parameters } from '../../core/templates.js';
+import { checkLinkedCurrency } from '../links/linkedAccounts.js';
+import { requireExternalAccount } from '../links/externalAccountMatch.js';
 import {
   accountPathsOfLedger, insertLedgerAccounts, updateAccountAttributes, type NewLedgerAccount,
 } from '../../db/ledgerAccounts.js';
@@ -24,9 +26,28 @@ export function plannedAccountRows(
       workspaceId: ledger.workspaceId, ledgerId: ledger.id, id, ik: path, path,
       parentId: slash === -1 ? null : ids.get(path.slice(0, slash))!, depth: chartAccount.depth,
       name: accountName(chartAccount.name ?? chartAccount.key, parameters), type: chartAccount.type, currencyMode: chartAccount.currencyMode,
-      currencyCode, consistency: chartAccount.consistency, requestHash: 'schema',
+      currencyCode, consistency: chartAccount.consistency, linkedAccountId: null, requestHash: 'schema',
     };
   });
+}
+
+/**
+ * Links the planned rows whose chart account names an external account (placeholders rendered
+ * with the parameters): the external account must exist and hold the account's currency.
+ */
+export async function linkPlannedRows(
+  db: Db, workspaceId: string, planned: readonly PlannedAccount[], rows: NewLedgerAccount[], parameters: Parameters = {},
+): Promise<NewLedgerAccount[]> {
+  return Promise.all(rows.map(async (row, index) => {
+    const { chartAccount, path } = planned[index];
+    const link = chartAccount.linkedAccount;
+    if (!link) return row;
+    const render = (text: string | null | undefined) => (text == null ? null : renderText(text, parameters, `the linked account of ${path}`));
+    const external = await requireExternalAccount(db, workspaceId,
+      { id: render(link.id), linkId: render(link.linkId), externalId: render(link.externalId) }, `linkedAccount of ${chartAccount.chartPath}`);
+    checkLinkedCurrency(path, row, external);
+    return { ...row, linkedAccountId: external.id };
+  }));
 }
 
 /**
@@ -37,7 +58,8 @@ export function plannedAccountRows(
 export async function applyChart(tx: Db, ledger: Pick<LedgerRow, 'workspaceId' | 'id'>, chart: Chart): Promise<void> {
   const existing = await accountPathsOfLedger(tx, ledger.workspaceId, ledger.id);
   const ids = new Map(existing.map((account) => [account.path, account.id]));
-  await insertLedgerAccounts(tx, plannedAccountRows(ledger, missingAccounts(chart, new Set(ids.keys())), ids));
+  const planned = missingAccounts(chart, new Set(ids.keys()));
+  await insertLedgerAccounts(tx, await linkPlannedRows(tx, ledger.workspaceId, planned, plannedAccountRows(ledger, planned, ids)));
   await updateAccountAttributes(tx, ledger.workspaceId, existing.flatMap(({ id, path }) => {
     const chartAccount = resolvePath(chart, path).at(-1)!.chartAccount;
     const name = chartAccount.name ?? chartAccount.key;

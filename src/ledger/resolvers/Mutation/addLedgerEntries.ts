@@ -58,7 +58,7 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
     const errors: EntryError[] = [];
     for (const item of items) {
       try {
-        prepared.push(await prepareEntry(ctx.sql, target.ledger, target.schema, item.ik, item.entry, target.accounts));
+        prepared.push(await prepareEntry(ctx.sql, target.ledger, target.schema, item.ik, item.entry, { prefetched: target.accounts }));
       } catch (error) {
         errors.push(entryError(item.ik, error));
       }

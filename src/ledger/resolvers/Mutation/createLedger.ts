@@ -7,6 +7,7 @@ import { findLedger, ikReleasedAt, insertLedger, type LedgerRow } from '../../..
 import { findSchemaVersion } from '../../../db/ledgerSchemas.js';
 import type { SchemaContent } from '../../../core/ledgerSchemas.js';
 import { asMutationResult } from '../../mutationResult.js';
+import { recordLedgerMigrations } from '../../../db/ledgerMigrations.js';
 import { applyChart } from '../../schemas/chartAccounts.js';
 import { parsedSchema } from '../../schemas/schemaVersions.js';
 
@@ -43,7 +44,10 @@ export const createLedger: NonNullable<MutationResolvers['createLedger']> = (_pa
     });
     if (inserted) {
       // A ledger on a schema starts with every account of the chart that is not a template.
-      if (version) await applyChart(tx, inserted, parsedSchema(version.schemaKey, version.version, version.content as SchemaContent, version.contentHash).chart);
+      if (version) {
+        await applyChart(tx, inserted, parsedSchema(version.schemaKey, version.version, version.content as SchemaContent, version.contentHash).chart);
+        await recordLedgerMigrations(tx, workspaceId, version.schemaKey, version.version, [inserted.id]);
+      }
       return { __typename: 'CreateLedgerResult' as const, ledger: inserted, isIkReplay: false };
     }
     // A concurrent request with the same ik committed first: answer as its replay.

@@ -23,7 +23,7 @@ export const migrateLedgerEntry: NonNullable<MutationResolvers['migrateLedgerEnt
     const input = args.input.newLedgerEntry;
     const target = await ledgerForEntry(ctx.sql, workspaceId, input.ledger ?? { id: original.ledgerId }, [input]);
     if (target.ledger.id !== original.ledgerId) throw new DomainError('invalid_input_provided', 'The replacement must be in the original entry\'s ledger.');
-    const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, original.ik, input, target.accounts);
+    const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, original.ik, input, { prefetched: target.accounts });
 
     let failure: unknown;
     const result = await ctx.sql.begin(async (tx) => {

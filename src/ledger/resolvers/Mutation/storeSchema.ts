@@ -4,7 +4,9 @@ import { fingerprint } from '../../../core/fingerprint.js';
 import { checkSchema, type SchemaContent } from '../../../core/ledgerSchemas.js';
 import { findSchemaVersion, insertSchemaVersion, upsertSchema } from '../../../db/ledgerSchemas.js';
 import { lockLedgersOnSchema, setLedgerSchemaVersion } from '../../../db/ledgers.js';
+import { recordDataMigrations, recordLedgerMigrations } from '../../../db/ledgerMigrations.js';
 import { asMutationResult } from '../../mutationResult.js';
+import { dataMigrationsOf } from '../../schemas/dataMigrations.js';
 import { applyChart } from '../../schemas/chartAccounts.js';
 import { parsedSchema } from '../../schemas/schemaVersions.js';
 
@@ -29,7 +31,11 @@ export const storeSchema: NonNullable<MutationResolvers['storeSchema']> = (_pare
       const ledgers = await lockLedgersOnSchema(tx, workspaceId, content.key);
       const { chart: cachedChart } = parsedSchema(content.key, version, content, contentHash);
       for (const ledger of ledgers) await applyChart(tx, ledger, cachedChart);
-      await setLedgerSchemaVersion(tx, workspaceId, ledgers.map((ledger) => ledger.id), version);
+      const ledgerIds = ledgers.map((ledger) => ledger.id);
+      await setLedgerSchemaVersion(tx, workspaceId, ledgerIds, version);
+      // Versions apply in this transaction, so each ledger's migration is complete when recorded.
+      await recordLedgerMigrations(tx, workspaceId, content.key, version, ledgerIds);
+      await recordDataMigrations(tx, workspaceId, ledgerIds, dataMigrationsOf(content, cachedChart, version));
     }
     return { __typename: 'StoreSchemaResult' as const, schema };
   }));
