@@ -54,10 +54,12 @@ export async function txsForSync(
   const externalIds = keys.map((key) => key.externalId);
   const rows = await db<(TxRow & { lastSequence: number })[]>`
     /* txsForSync */
-    select ${txColumns(db, 't')}, max(t.sequence) over (partition by t.account_id, t.external_id) as "lastSequence"
-    from unnest(${accountIds}::text[], ${externalIds}::text[]) k(account_id, external_id)
-    join ledger_external_txs t on t.workspace_id = ${workspaceId} and t.account_id = k.account_id and t.external_id = k.external_id
-    order by t.id for update of t`;
+    with locked as (
+      select t.* from unnest(${accountIds}::text[], ${externalIds}::text[]) k(account_id, external_id)
+      join ledger_external_txs t on t.workspace_id = ${workspaceId} and t.account_id = k.account_id and t.external_id = k.external_id
+      order by t.id for update of t)
+    select ${txColumns(db, 'locked')}, max(locked.sequence) over (partition by locked.account_id, locked.external_id) as "lastSequence"
+    from locked`;
   const lastSequence = new Map(rows.map((row) => [`${row.accountId}\u0000${row.externalId}`, row.lastSequence]));
   return { live: rows.filter((row) => row.deletedAt === null).map(({ lastSequence: _s, ...row }) => row), lastSequence };
 }

@@ -3,18 +3,26 @@ import { DomainError } from '../../core/errors.js';
 import type { AccountFilter } from '../../db/ledgerAccounts.js';
 import type { LedgerRow } from '../../db/ledgers.js';
 import type { Db } from '../../db/sql.js';
+import { findExternalAccount } from '../../db/links.js';
+import { externalAccountMatch } from '../links/externalAccountMatch.js';
 import { findAccountByMatch } from './findAccount.js';
 
 const MAX_LIST = 100;
 
 /**
  * A LedgerAccountsFilterSet as a query filter (conditions AND together), or undefined when it
- * cannot match anything: linked and clearing accounts do not exist until external links do.
+ * cannot match anything: Tally tracks no clearing status or posted window, so those match none.
  */
 export async function accountFilter(db: Db, ledger: LedgerRow, set: LedgerAccountsFilterSet | null | undefined): Promise<AccountFilter | undefined> {
   const filter: AccountFilter = { ledgerId: ledger.id };
   if (!set) return filter;
-  if (set.isLinkedAccount === true || set.linkedAccount || set.clearingStatus || set.earliestPosted || set.latestPosted) return undefined;
+  if (set.clearingStatus || set.earliestPosted || set.latestPosted) return undefined;
+  if (set.isLinkedAccount != null) filter.linked = set.isLinkedAccount;
+  if (set.linkedAccount) {
+    const matches = listOf(set.linkedAccount.equalTo, set.linkedAccount.in, 'linkedAccount');
+    const found = await Promise.all(matches.map((match) => findExternalAccount(db, ledger.workspaceId, externalAccountMatch(match, 'linkedAccount'))));
+    filter.linkedAccountIds = found.flatMap((account) => (account ? [account.id] : []));
+  }
   if (set.type) filter.types = listOf(set.type.equalTo, set.type.in, 'type');
   if (set.hasParentLedgerAccount != null) filter.hasParent = set.hasParentLedgerAccount;
   if (set.ledgerAccount) filter.ids = await accountIds(db, ledger, set.ledgerAccount, 'ledgerAccount');

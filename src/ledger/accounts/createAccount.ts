@@ -8,6 +8,7 @@ import { findLedger, type LedgerRow } from '../../db/ledgers.js';
 import { parseCurrencyKey } from '../../core/currencyKeys.js';
 import { requireExternalAccount } from '../links/externalAccountMatch.js';
 import { checkLinkedCurrency } from '../links/linkedAccounts.js';
+import { requireCurrencies } from '../links/customCurrencies.js';
 import type { Db } from '../../db/sql.js';
 import { requireLedgerMatch } from '../ledgerMatch.js';
 
@@ -54,6 +55,7 @@ export async function createAccount(
     : request;
   const attributes = { ...newAccountAttributes(withCurrency, parent, inherit), linkedAccountId: linked?.id ?? null };
   if (linked) checkLinkedCurrency(attributes.path, attributes, linked);
+  await requireCurrencies(tx, ledger.workspaceId, [attributes.currencyCode]);
   const requestHash = fingerprint({ name: request.name, parentId: parent?.id ?? null, ...attributes });
   const replay = (existing: LedgerAccountRow): CreatedAccount => {
     if (existing.requestHash !== requestHash) {
