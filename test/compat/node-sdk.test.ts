@@ -185,4 +185,104 @@ describe('@fragment-dev/node-client 1.4.0 against Tally', () => {
     const latest = await client.getLedgerAccountBalance({ path: 'bank', ledgerIk: 'sdk-history' });
     expect(latest.ledgerAccount?.ownBalance).toBe('123');
   });
+
+  it('creates a custom currency, and reads it back through a ledger account that holds it', async () => {
+    const client = sdkClient();
+    // SDK 1.4.0's document selects no __typename here; Tally adds it, so the SDK resolves.
+    const created = await client.createCustomCurrency({ id: 'sdk-points', name: 'SDK points', precision: 1, customCode: 'SPT' });
+    expect(created.createCustomCurrency).toEqual({
+      __typename: 'CreateCustomCurrencyResult',
+      customCurrency: { code: 'CUSTOM', customCurrencyId: 'sdk-points', precision: 1, name: 'SDK points', customCode: 'SPT' },
+    });
+    const clash = client.createCustomCurrency({ id: 'sdk-points', name: 'Other', precision: 1, customCode: 'SPT' });
+    await expect(clash).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+  });
+
+  it('syncs a bank feed through a custom link and reconciles it, typed and runtime, then deletes a stray transaction', async () => {
+    const client = sdkClient();
+    const link = await client.createCustomLink({ name: 'SDK bank', ik: 'sdk-bank' });
+    expect(link.createCustomLink).toMatchObject({ __typename: 'CreateCustomLinkResult', isIkReplay: false, link: { name: 'SDK bank' } });
+    const linkId = link.createCustomLink.__typename === 'CreateCustomLinkResult' ? link.createCustomLink.link.id : '';
+    const accounts = await client.syncCustomAccounts({ linkId, accounts: [{ externalId: 'ops', name: 'Operating' }] });
+    expect(accounts.syncCustomAccounts).toMatchObject({
+      __typename: 'SyncCustomAccountsResult', accounts: [{ externalId: 'ops', name: 'Operating', currency: { code: 'USD', customCurrencyId: null } }],
+    });
+    const externalAccountId = accounts.syncCustomAccounts.__typename === 'SyncCustomAccountsResult' ? accounts.syncCustomAccounts.accounts[0].id : '';
+
+    await client.storeSchema({ schema: {
+      key: 'sdk-bank',
+      chartOfAccounts: { accounts: [
+        { key: 'bank', type: LedgerAccountTypes.Asset, linkedAccount: { linkId, externalId: 'ops' } },
+        { key: 'sales', type: LedgerAccountTypes.Income }, { key: 'fees', type: LedgerAccountTypes.Expense },
+      ] },
+      ledgerEntries: { types: [
+        { type: 'sale', lines: [
+          { key: 'cash', account: { path: 'bank' }, amount: '{{amount}}', tx: { externalId: '{{tx}}' } },
+          { key: 'income', account: { path: 'sales' }, amount: '{{amount}}' }] },
+        { type: 'bank_adjustment' },
+      ] },
+    } });
+    await client.createLedger({ ik: 'sdk-bank', ledger: { name: 'SDK bank' }, schemaKey: 'sdk-bank' });
+
+    const synced = await client.syncCustomTxs({ linkId, txs: [
+      { externalId: 't1', account: { id: externalAccountId }, amount: '5000', description: 'Card sales', posted: '2026-06-01T12:00:00Z' },
+      { externalId: 't2', account: { linkId, externalId: 'ops' }, amount: '-25', description: 'Monthly fee', posted: '2026-06-02T12:00:00Z' },
+      { externalId: 't3', account: { id: externalAccountId }, amount: '1', description: 'Stray', posted: '2026-06-03T12:00:00Z' },
+    ] });
+    expect(synced.syncCustomTxs).toMatchObject({ __typename: 'SyncCustomTxsResult', txs: [
+      { __typename: 'Tx', linkId, externalId: 't1', externalAccountId, amount: '5000', description: 'Card sales', posted: '2026-06-01T12:00:00.000Z' },
+      { externalId: 't2', amount: '-25' }, { externalId: 't3' }] });
+    const txIds = synced.syncCustomTxs.__typename === 'SyncCustomTxsResult' ? synced.syncCustomTxs.txs.map((tx) => tx.id) : [];
+
+    const typed = await client.reconcileTx({ ledgerIk: 'sdk-bank', type: 'sale', parameters: { amount: '5000', tx: 't1' } });
+    expect(typed.reconcileTx).toMatchObject({
+      __typename: 'ReconcileTxResult', entry: { posted: '2026-06-01T12:00:00.000Z', date: '2026-06-01' },
+      lines: [{ amount: '5000', account: { path: 'bank' }, externalTxId: 't1' }, { amount: '5000', account: { path: 'sales' }, externalTxId: null }],
+    });
+    const runtime = await client.reconcileTxRuntime({ ledgerIk: 'sdk-bank', type: 'bank_adjustment', lines: [
+      { account: { path: 'bank' }, amount: '-25', tx: { id: txIds[1] } }, { account: { path: 'fees' }, amount: '25' },
+    ] });
+    expect(runtime.reconcileTx).toMatchObject({ __typename: 'ReconcileTxResult', entry: { posted: '2026-06-02T12:00:00.000Z' }, lines: [{ externalTxId: 't2' }, {}] });
+    const twice = client.reconcileTx({ ledgerIk: 'sdk-bank', type: 'sale', parameters: { amount: '5000', tx: 't1' }, tags: [{ key: 'again', value: 'yes' }] });
+    await expect(twice).rejects.toMatchObject({ code: 'tx_already_reconciled' });
+
+    const deleted = await client.deleteCustomTxs({ txs: [txIds[2]] });
+    expect(deleted.deleteCustomTxs).toMatchObject({ __typename: 'DeleteCustomTxsResult', txs: [{ tx: { id: txIds[2], externalId: 't3', deletedAt: expect.any(String) } }] });
+    const reconciledDelete = client.deleteCustomTxs({ txs: [txIds[0]] });
+    await expect(reconciledDelete).rejects.toMatchObject({ code: 'tx_already_reconciled' });
+    expect((await client.getLedgerAccountBalance({ path: 'bank', ledgerIk: 'sdk-bank' })).ledgerAccount?.ownBalance).toBe('4975');
+  });
+
+  it('reads entry and account data migrations after a schema version supersedes an entry type and archives an account', async () => {
+    const client = sdkClient();
+    const accounts = (legacy: boolean) => [
+      { key: 'bank', type: LedgerAccountTypes.Asset }, { key: 'users', type: LedgerAccountTypes.Liability },
+      { key: 'old-fees', type: LedgerAccountTypes.Income, ...(legacy ? { status: 'archived' as never } : {}) },
+    ];
+    const deposit = (typeVersion: number) => ({ type: 'deposit', typeVersion, lines: [
+      { key: 'bank', account: { path: 'bank' }, amount: '{{amount}}' }, { key: 'user', account: { path: 'users' }, amount: '{{amount}}' }] });
+    const fee = { type: 'fee', lines: [{ key: 'bank', account: { path: 'bank' }, amount: '{{fee}}' }, { key: 'fee', account: { path: 'old-fees' }, amount: '{{fee}}' }] };
+    await client.storeSchema({ schema: { key: 'sdk-versions', chartOfAccounts: { accounts: accounts(false) }, ledgerEntries: { types: [deposit(1), fee] } } });
+    await client.createLedger({ ik: 'sdk-versions', ledger: { name: 'Versions' }, schemaKey: 'sdk-versions' });
+    await client.addLedgerEntry({ ik: 'v1-a', ledgerIk: 'sdk-versions', type: 'deposit', typeVersion: 1, parameters: { amount: '10' } });
+    await client.addLedgerEntry({ ik: 'v1-b', ledgerIk: 'sdk-versions', type: 'deposit', typeVersion: 1, parameters: { amount: '20' } });
+    await client.addLedgerEntry({ ik: 'fee-a', ledgerIk: 'sdk-versions', type: 'fee', parameters: { fee: '2' } });
+    await client.storeSchema({ schema: { key: 'sdk-versions', chartOfAccounts: { accounts: accounts(true) }, ledgerEntries: { types: [deposit(1), deposit(2), fee] } } });
+
+    const entryMigrations = await client.getEntryDataMigrations({ ledgerIk: 'sdk-versions' });
+    expect(entryMigrations.ledger?.ledgerEntryDataMigrations.nodes).toEqual([expect.objectContaining({
+      entryType: 'deposit', typeVersion: 1, status: 'active', currentMigration: { schemaVersion: 2, status: 'active' },
+      history: expect.objectContaining({ nodes: [{ schemaVersion: 2, status: 'active' }] }),
+    })]);
+    expect(entryMigrations.ledger?.ledgerEntryDataMigrations.nodes[0].ledgerEntries.nodes.map((entry) => entry.parameters)).toEqual([{ amount: '20' }, { amount: '10' }]);
+    const toMigrate = await client.getEntriesToMigrateForLedgerEntryDataMigration({ ledgerIk: 'sdk-versions', entryType: 'deposit', typeVersion: '1', first: 1 });
+    const page = toMigrate.ledger?.ledgerEntryDataMigrations.nodes[0].ledgerEntries;
+    expect(page?.nodes.map((entry) => [entry.ik, entry.typeVersion, entry.lines.nodes.map((line) => line.amount)])).toEqual([['v1-b', 1, ['20', '20']]]);
+    expect(page?.pageInfo.hasNextPage).toBe(true);
+
+    const accountMigrations = await client.getAccountDataMigrations({ ledgerIk: 'sdk-versions' });
+    expect(accountMigrations.ledger?.ledgerAccountDataMigrations.nodes).toEqual([expect.objectContaining({ accountPath: 'old-fees', status: 'active' })]);
+    const accountEntries = await client.getEntriesToMigrateForLedgerAccountDataMigration({ ledgerIk: 'sdk-versions', accountPath: 'old-fees' });
+    expect(accountEntries.ledger?.ledgerAccountDataMigrations.nodes[0].ledgerEntries.nodes.map((entry) => entry.ik)).toEqual(['fee-a']);
+  });
 });
