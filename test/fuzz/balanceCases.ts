@@ -5,7 +5,6 @@ import { HOSTILE_STRINGS, type Random } from './random.js';
 // Balance reads over time with what a client can get wrong: moments and periods that name no
 // span, series whose granularity, duration or page does not fit, cursors from elsewhere, strong
 // reads of eventual accounts. Each must be a typed refusal or a plain answer, never a fault.
-// (Custom currencies join when they are served: until then they answer not_implemented.)
 
 const BAD_MOMENTS = ['2026-13', '2026-00', '2026-02-30', '2027-02-29', '2026-04-31', '2026-01-01T24', '1969', '1969-12-31T23', '10000',
   '2026-Q1', '2026-Q0', '2026-1-1T', '2026-01-01T00:00', '2026-01-01T00:00:00Z', ' 2026', '2026 ', '٢٠٢٦', '２０２６', '+2026', '-2026'];
@@ -29,7 +28,7 @@ export function balanceCaseGenerator(token: string) {
     (random) => read('at', `${random.pick(['ownBalance', 'childBalance', 'balance'])}(at: $at, consistencyMode: $mode)`,
       { m: account(random), at: moment(random), mode: random.pick(['strong', 'eventual', 'use_account']) }, ''),
     (random) => read('change', `${random.pick(['ownBalanceChange', 'childBalanceChange', 'balanceChange'])}(period: $period, currency: $currency)`,
-      { m: account(random), period: moment(random), currency: random.pick([null, { code: 'USD' }, { code: 'EUR' }]) }, ''),
+      { m: account(random), period: moment(random), currency: random.pick([null, { code: 'USD' }, { code: 'EUR' }, { code: 'CUSTOM' }, { code: 'CUSTOM', customCurrencyId: 'fz-points' }, { code: 'USD', customCurrencyId: 'fz-points' }]) }, ''),
     (random) => read('series', `${random.pick(['ownBalancesDuring', 'childBalanceChangesDuring', 'balancesDuring'])}(startTime: $start, duration: $duration, granularity: $granularity, first: $first, last: $last, after: $after, before: $before)`,
       {
         m: account(random), start: random.chance(0.5) ? random.pick(GOOD_MOMENTS) : moment(random), duration: random.pick(DURATIONS),

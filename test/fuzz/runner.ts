@@ -7,6 +7,7 @@ import { connect } from '../../src/db/sql.js';
 import { startTally, stopTally } from '../support/tallyProcess.js';
 import { billingCaseGenerator } from './billingCases.js';
 import { balanceCaseGenerator } from './balanceCases.js';
+import { linkCaseGenerator } from './linkCases.js';
 import { ledgerCaseGenerator } from './ledgerCases.js';
 import { fetchToken } from '../support/token.js';
 import { problemsOf, type Answer } from './checks.js';
@@ -56,13 +57,15 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const ledger = ledgerCaseGenerator(token);
     const billing = billingCaseGenerator(token, world.billing);
     const balances = balanceCaseGenerator(token);
+    const links = linkCaseGenerator(token, world.links);
     const covering = rest.operationIds.length + graphql.fields.length;
     const caseAt = (index: number): HttpCase => {
       const random = seeded(options.seed * 1_000_003 + index);
       if (index < rest.operationIds.length) return rest.cover(index, random);
       if (index < covering) return graphql.cover(index - rest.operationIds.length, random);
-      const pick = random.int(0, 12);
-      return pick < 4 ? rest.next(random) : pick < 7 ? graphql.next(random) : pick < 9 ? ledger.next(random) : pick < 11 ? billing.next(random) : balances.next(random);
+      const pick = random.int(0, 14);
+      return pick < 4 ? rest.next(random) : pick < 7 ? graphql.next(random) : pick < 9 ? ledger.next(random) : pick < 11 ? billing.next(random)
+        : pick < 13 ? balances.next(random) : links.next(random);
     };
     const expectation = {
       pendingRest: new Set<string>(PENDING_OPERATIONS),

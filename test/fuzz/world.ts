@@ -1,6 +1,7 @@
 import type { Sql } from '../../src/db/sql.js';
 import { BILLING_WORLD, type BillingWorldIds } from './billingCases.js';
 import { LEDGER_WORLD } from './ledgerCases.js';
+import { LINK_WORLD, type LinkWorldIds } from './linkCases.js';
 
 // The data the fuzz suite's requests aim at (so ids, codes and cursors exist), and the two views
 // of "nothing was written": every table's rows, fingerprinted in the database, and full listings.
@@ -35,6 +36,7 @@ export async function seedWorld(baseUrl: string, token: string) {
   const seeded = await graphql('mutation($e: LedgerEntryInput!) { addLedgerEntry(ik: "fz-seed", entry: $e) { __typename } }',
     { e: { ledger: { ik: LEDGER_WORLD.schemaLedger }, type: 'fund', parameters: { user: 'u1', amount: '100' } } });
   if (seeded.data?.addLedgerEntry?.__typename !== 'AddLedgerEntryResult') throw new Error(`fuzz world: seeding an entry failed: ${JSON.stringify(seeded)}`);
+  const links = await seedLinks(graphql);
   const pages = await graphql(`{
     ledgers(first: 2) { pageInfo { endCursor } }
     schemas(first: 1) { pageInfo { endCursor } }
@@ -47,18 +49,41 @@ export async function seedWorld(baseUrl: string, token: string) {
     productCodes,
     cursors,
     billing,
+    links,
     /** Everything a client can list, in full. */
     async listings() {
       const get = async (path: string) => (await fetch(`${baseUrl}/billing${path}`, { headers })).json();
       const [products, invoices, transactions, history, flows] = await Promise.all([
         get('/products'), get('/invoices'), get('/transactions'), get(`/invoices/${BILLING_WORLD.invoice}/history`), get('/payment-flows/fz-flow-1')]);
-      const lists = await graphql('{ ledgers(first: 200) { nodes { id ik name } } schemas(first: 200) { nodes { key name versions(first: 200) { nodes { version } } } } }');
+      const lists = await graphql(`{ ledgers(first: 200) { nodes { id ik name } } schemas(first: 200) { nodes { key name versions(first: 200) { nodes { version } } } } }
+        links { nodes { id name externalAccounts { nodes { externalId name currency { code } txs(first: 200) { nodes { id amount description } } } } } }
+        customCurrencies(first: 200) { nodes { customCurrencyId customCode name precision } } }`);
       return { products, invoices, transactions, history, flows, lists: lists.data };
     },
   };
 }
 
 /** Two invoices and a transaction allocated to the first: what the billing cases aim at. */
+/** A custom link with one account, one transaction reconciled into a linked ledger account, and a custom currency. */
+async function seedLinks(graphql: (query: string, variables?: Record<string, unknown>) => Promise<{ data: any }>): Promise<LinkWorldIds> {
+  await graphql(`mutation { createCustomCurrency(customCurrency: { customCurrencyId: "${LINK_WORLD.currency}", customCode: "FZP", name: "Fuzz points", precision: 0 }) { __typename } }`);
+  const link = await graphql(`mutation { createCustomLink(ik: "${LINK_WORLD.linkIk}", name: "${LINK_WORLD.linkName}") { ... on CreateCustomLinkResult { link { id } } } }`);
+  const linkId = link.data.createCustomLink.link.id;
+  const accounts = await graphql(`mutation($l: ID!) { syncCustomAccounts(link: { id: $l }, accounts: [{ externalId: "${LINK_WORLD.account}", name: "Ops" }]) {
+    ... on SyncCustomAccountsResult { accounts { id } } } }`, { l: linkId });
+  const accountId = accounts.data.syncCustomAccounts.accounts[0].id;
+  const txs = await graphql(`mutation($l: ID!, $t: [CustomTxInput!]!) { syncCustomTxs(link: { id: $l }, txs: $t) { ... on SyncCustomTxsResult { txs { id } } } }`,
+    { l: linkId, t: [{ ...LINK_WORLD.tx, account: { id: accountId }, description: 'Seeded' }] });
+  const txId = txs.data.syncCustomTxs.txs[0].id;
+  await graphql(`mutation { createLedger(ik: "${LINK_WORLD.ledger}", ledger: { name: "Reconciled" }) { __typename } }`);
+  await graphql(`mutation($l: ID!) { createLedgerAccounts(ledger: { ik: "${LINK_WORLD.ledger}" }, ledgerAccounts: [
+    { ik: "bank", name: "Bank", type: asset, linkedAccount: { linkId: $l, externalId: "${LINK_WORLD.account}" } }, { ik: "sales", name: "Sales", type: income }]) { __typename } }`, { l: linkId });
+  const reconciled = await graphql(`mutation($e: LedgerEntryInput!) { reconcileTx(entry: $e) { __typename } }`, { e: { ledger: { ik: LINK_WORLD.ledger }, lines: [
+    { account: { path: 'bank' }, amount: LINK_WORLD.tx.amount, tx: { id: txId } }, { account: { path: 'sales' }, amount: LINK_WORLD.tx.amount }] } });
+  if (reconciled.data?.reconcileTx?.__typename !== 'ReconcileTxResult') throw new Error(`fuzz world: reconciling failed: ${JSON.stringify(reconciled)}`);
+  return { linkId, accountId, txId };
+}
+
 async function seedBilling(baseUrl: string, headers: Record<string, string>): Promise<BillingWorldIds> {
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${baseUrl}/billing${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
