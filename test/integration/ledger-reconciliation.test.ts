@@ -159,6 +159,39 @@ describe('reconcileTx with explicit lines', () => {
   });
 });
 
+describe('concurrency', () => {
+  it('reconciles a transaction once when many requests race, and syncs one transaction per external id', async () => {
+    const synced = await Promise.all(Array.from({ length: 6 }, () => call(SYNC_TXS, { link, txs: [
+      { externalId: 'race', account: { id: operating }, amount: '300', description: 'race', posted: '2026-02-10T00:00:00Z' }] })));
+    const ids = new Set(synced.map((body) => body.data.syncCustomTxs.txs[0].id));
+    expect(ids.size).toBe(1);
+    const [txId] = ids;
+    const entry = (description: string) => ({ ledger: { ik: 'runtime' }, description, lines: [
+      { account: { path: 'bank' }, amount: '300', tx: { id: txId } }, { account: { path: 'sales' }, amount: '300' }] });
+    const answers = await Promise.all([
+      ...Array.from({ length: 4 }, () => call(RECONCILE, { entry: entry('same') })),
+      ...Array.from({ length: 4 }, (_, index) => call(RECONCILE, { entry: entry(`other ${index}`) })),
+      call('mutation($id: ID!) { deleteCustomTxs(txs: [$id]) { __typename ... on BadRequestError { code } } }', { id: txId }),
+    ]);
+    const results = answers.slice(0, 8).map((body) => body.data.reconcileTx);
+    const posted = results.filter((result) => result.__typename === 'ReconcileTxResult' && !result.isIkReplay);
+    const deletedFirst = answers[8].data.deleteCustomTxs.__typename === 'DeleteCustomTxsResult';
+    if (deletedFirst) {
+      expect(posted).toEqual([]);
+      expect(results.every((result) => result.code === 'tx_not_found')).toBe(true);
+    } else {
+      expect(posted).toHaveLength(1);
+      const entryIds = new Set(results.filter((result) => result.__typename === 'ReconcileTxResult').map((result) => result.entry.id));
+      expect(entryIds.size).toBe(1);
+      expect(results.filter((result) => result.__typename === 'BadRequestError').every((result) => result.code === 'tx_already_reconciled')).toBe(true);
+      expect(answers[8].data.deleteCustomTxs.code).toBe('tx_already_reconciled');
+    }
+    const read = await call('query($id: ID!) { tx(tx: { id: $id }) { ledgerEntryIds } }', { id: txId });
+    expect(read.data.tx.ledgerEntryIds).toHaveLength(deletedFirst ? 0 : 1);
+    expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
+  });
+});
+
 describe('a bank feed reconciled end to end through a schema', () => {
   it('syncs the feed, reconciles every transaction (one deleted and re-synced), and ends with ledger and bank equal', async () => {
     const accounts = await call(`mutation($link: ID!) { syncCustomAccounts(link: { id: $link }, accounts: [{ externalId: "feed", name: "Feed account" }]) {
