@@ -301,7 +301,12 @@ export type CreateLedgerAccountInput = {
    * currency. `single` when omitted.
    */
   currencyMode?: InputMaybe<CurrencyMode>;
-  /** External account to link this account to for reconciliation. */
+  /**
+   * External account to link this account to for reconciliation. A linked account holds the
+   * same currency (or currencies) as its external account: when `currency` and `currencyMode`
+   * are omitted they are taken from it, and different ones are refused. It cannot have children,
+   * and takes lines only through `reconcileTx`.
+   */
   linkedAccount?: InputMaybe<ExternalAccountMatchInput>;
   /** Display name of the account. */
   name: Scalars['String']['input'];
@@ -341,7 +346,10 @@ export type CreateLedgerAccountsInput = {
    * path segment.
    */
   ik: Scalars['SafeString']['input'];
-  /** External account to link to; only on accounts without children. */
+  /**
+   * External account to link to; only on accounts without children. As in
+   * `CreateLedgerAccountInput.linkedAccount`, the account holds the external account's currency.
+   */
   linkedAccount?: InputMaybe<ExternalAccountMatchInput>;
   /** Display name of the account. */
   name: Scalars['String']['input'];
@@ -862,7 +870,7 @@ export type CustomLink = Link & {
    * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
    */
   dashboardUrl: Scalars['String']['output'];
-  /** External accounts of the link, newest first. */
+  /** External accounts of the link, newest first (up to 200; the field takes no page arguments). */
   externalAccounts: ExternalAccountsConnection;
   /** Service-generated id of the link. */
   id: Scalars['ID']['output'];
@@ -1262,7 +1270,7 @@ export type Ledger = {
    * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
    */
   dashboardUrl: Scalars['String']['output'];
-  /** Number of entries per entry type and version, newest type first. */
+  /** Number of typed entries per entry type and version, ordered by type, then version. */
   entryStats: LedgerEntryStatsConnection;
   /** Service-generated id of the ledger (prefix `led_`). */
   id: Scalars['ID']['output'];
@@ -1523,7 +1531,8 @@ export type LedgerAccount = {
   type: LedgerAccountTypes;
   /**
    * External transactions of the linked account that are not yet reconciled into this account,
-   * newest `posted` first.
+   * newest `posted` first. Deleted transactions leave the list; a transaction whose reconciling
+   * entry was reversed returns to it. Empty for accounts that are not linked.
    */
   unreconciledTxs: TxsConnection;
   /**
@@ -1920,7 +1929,12 @@ export type LedgerAccountConsistencyConfigInput = {
   totalBalanceUpdates?: InputMaybe<BalanceUpdateConsistencyMode>;
 };
 
-/** Ledger accounts at one path written under an older definition in the schema. */
+/**
+ * Ledger accounts at one path written under an older definition in the schema. Tally records
+ * one when a stored schema version marks a chart account `archived` or `disabled` (the path is
+ * the chart path; template instances are included); it stays `active` while standing entries
+ * have lines on those accounts.
+ */
 export type LedgerAccountDataMigration = LedgerDataMigration & {
   __typename?: 'LedgerAccountDataMigration';
   /** Path of the accounts concerned. */
@@ -1936,7 +1950,12 @@ export type LedgerAccountDataMigration = LedgerDataMigration & {
 };
 
 
-/** Ledger accounts at one path written under an older definition in the schema. */
+/**
+ * Ledger accounts at one path written under an older definition in the schema. Tally records
+ * one when a stored schema version marks a chart account `archived` or `disabled` (the path is
+ * the chart path; template instances are included); it stays `active` while standing entries
+ * have lines on those accounts.
+ */
 export type LedgerAccountDataMigrationHistoryArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -1945,7 +1964,12 @@ export type LedgerAccountDataMigrationHistoryArgs = {
 };
 
 
-/** Ledger accounts at one path written under an older definition in the schema. */
+/**
+ * Ledger accounts at one path written under an older definition in the schema. Tally records
+ * one when a stored schema version marks a chart account `archived` or `disabled` (the path is
+ * the chart path; template instances are included); it stays `active` while standing entries
+ * have lines on those accounts.
+ */
 export type LedgerAccountDataMigrationLedgerEntriesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -2271,7 +2295,13 @@ export type LedgerEntryConditionInput = {
   precondition?: InputMaybe<LedgerAccountConditionInput>;
 };
 
-/** Ledger entries of one type and version written under an older definition of their entry type. */
+/**
+ * Ledger entries of one type and version written under an older definition of their entry type.
+ * Tally records one when a stored schema version supersedes that entry type version (it defines
+ * a higher version of the type, or marks this one `archived` or `disabled`); it stays `active`
+ * while standing entries of that version remain, and turns `inactive` once every one of them is
+ * migrated (`migrateLedgerEntry`) or reversed.
+ */
 export type LedgerEntryDataMigration = LedgerDataMigration & {
   __typename?: 'LedgerEntryDataMigration';
   /** The newest history record, or null when there is none. */
@@ -2289,7 +2319,13 @@ export type LedgerEntryDataMigration = LedgerDataMigration & {
 };
 
 
-/** Ledger entries of one type and version written under an older definition of their entry type. */
+/**
+ * Ledger entries of one type and version written under an older definition of their entry type.
+ * Tally records one when a stored schema version supersedes that entry type version (it defines
+ * a higher version of the type, or marks this one `archived` or `disabled`); it stays `active`
+ * while standing entries of that version remain, and turns `inactive` once every one of them is
+ * migrated (`migrateLedgerEntry`) or reversed.
+ */
 export type LedgerEntryDataMigrationHistoryArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -2298,7 +2334,13 @@ export type LedgerEntryDataMigrationHistoryArgs = {
 };
 
 
-/** Ledger entries of one type and version written under an older definition of their entry type. */
+/**
+ * Ledger entries of one type and version written under an older definition of their entry type.
+ * Tally records one when a stored schema version supersedes that entry type version (it defines
+ * a higher version of the type, or marks this one `archived` or `disabled`); it stays `active`
+ * while standing entries of that version remain, and turns `inactive` once every one of them is
+ * migrated (`migrateLedgerEntry`) or reversed.
+ */
 export type LedgerEntryDataMigrationLedgerEntriesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -2909,6 +2951,10 @@ export type MigrateLedgerEntryResult = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type Mutation = {
   __typename?: 'Mutation';
@@ -2925,7 +2971,13 @@ export type Mutation = {
    * target linked accounts; use `reconcileTx` for those.
    */
   addLedgerEntry: AddLedgerEntryResponse;
-  /** Creates a custom currency in the workspace. */
+  /**
+   * Creates a custom currency in the workspace. Its `customCurrencyId` acts as an idempotency
+   * key: the same id with the same code, name and precision answers the existing currency; with
+   * other values it is refused with `idempotency_key_reused`. Precision is 0 to 18. A custom
+   * currency must exist before an account, line or transaction names it
+   * (`custom_currency_not_found`).
+   */
   createCustomCurrency: CreateCustomCurrencyResponse;
   /** Creates a custom link, whose external accounts and transactions the caller syncs. */
   createCustomLink: CreateCustomLinkResponse;
@@ -2948,9 +3000,11 @@ export type Mutation = {
    */
   createPayment: CreatePaymentResponse;
   /**
-   * Deletes external transactions synced through a custom link. Deleted transactions leave all
-   * lists but can still be read by id; syncing the same external id again creates a new
-   * transaction with a higher `sequence`.
+   * Deletes external transactions synced through a custom link, at most 100 per call, all or
+   * none. Deleted transactions leave all lists but can still be read by id; deleting one again
+   * changes nothing. Syncing the same external id again creates a new transaction with a higher
+   * `sequence`. A transaction that a standing entry reconciles is refused with
+   * `tx_already_reconciled`: reverse the entry first.
    */
   deleteCustomTxs: DeleteCustomTxsResponse;
   /** Deletes a ledger with its accounts and entries. Its ik can be used again 30 seconds later. */
@@ -2966,7 +3020,15 @@ export type Mutation = {
    * Posts a ledger entry that reconciles an external transaction into a linked ledger account.
    * There is no caller ik: each transaction can be reconciled once per linked account, and the
    * generated ik is returned on the entry. `entry.posted` is not allowed; the transaction's
-   * `posted` time is used.
+   * `posted` time is used (the latest one when the entry reconciles several).
+   *
+   * Every line on a linked account must name its transaction in `tx` (by `id`, or by
+   * `externalId` within the account's external account), for exactly the transaction's amount
+   * and currency; lines on other accounts name none. The generated ik is derived from the
+   * transactions and linked accounts: repeating the identical call answers the first entry with
+   * `isIkReplay` true; a different entry for a transaction a standing entry already reconciles
+   * is `tx_already_reconciled`. Reversing the entry frees the transaction, and reconciling it
+   * again posts under the same ik. Deleted transactions cannot be reconciled (`tx_not_found`).
    */
   reconcileTx: ReconcileTxResponse;
   /**
@@ -2983,12 +3045,17 @@ export type Mutation = {
   storeSchema: StoreSchemaResponse;
   /**
    * Creates or updates external accounts of a custom link, matched by `externalId` within the
-   * link. At most 100 accounts per call.
+   * link. At most 100 accounts per call, all or none. An existing account takes the new name;
+   * its currency never changes (a different one is `idempotency_key_reused`). Without
+   * `currency` or `currencyMode` an account holds USD.
    */
   syncCustomAccounts: SyncCustomAccountsResponse;
   /**
    * Records external transactions of a custom link's accounts, idempotent by `externalId`
-   * within each account. At most 100 transactions per call.
+   * within each account. At most 100 transactions per call, all or none. Syncing a recorded
+   * transaction again answers it (taking a new description); a different amount, currency or
+   * `posted` is refused with `idempotency_key_reused`: delete it and sync it again to change it.
+   * Multi-currency accounts need `currency`; single-currency ones take theirs.
    */
   syncCustomTxs: SyncCustomTxsResponse;
   /** Changes the name of a ledger. */
@@ -3010,6 +3077,10 @@ export type Mutation = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationAddLedgerEntriesArgs = {
   entries: Array<AddLedgerEntryInput>;
@@ -3023,6 +3094,10 @@ export type MutationAddLedgerEntriesArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationAddLedgerEntryArgs = {
   entry: LedgerEntryInput;
@@ -3037,6 +3112,10 @@ export type MutationAddLedgerEntryArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationCreateCustomCurrencyArgs = {
   customCurrency: CreateCustomCurrencyInput;
@@ -3050,6 +3129,10 @@ export type MutationCreateCustomCurrencyArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationCreateCustomLinkArgs = {
   ik: Scalars['SafeString']['input'];
@@ -3064,6 +3147,10 @@ export type MutationCreateCustomLinkArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationCreateLedgerArgs = {
   ik: Scalars['SafeString']['input'];
@@ -3079,6 +3166,10 @@ export type MutationCreateLedgerArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationCreateLedgerAccountArgs = {
   ik: Scalars['SafeString']['input'];
@@ -3094,6 +3185,10 @@ export type MutationCreateLedgerAccountArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationCreateLedgerAccountsArgs = {
   ledger: LedgerMatchInput;
@@ -3108,6 +3203,10 @@ export type MutationCreateLedgerAccountsArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationCreatePaymentArgs = {
   amount?: InputMaybe<Scalars['Int96']['input']>;
@@ -3124,6 +3223,10 @@ export type MutationCreatePaymentArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationDeleteCustomTxsArgs = {
   txs: Array<Scalars['ID']['input']>;
@@ -3137,6 +3240,10 @@ export type MutationDeleteCustomTxsArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationDeleteLedgerArgs = {
   ledger: LedgerMatchInput;
@@ -3150,6 +3257,10 @@ export type MutationDeleteLedgerArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationDeleteSchemaArgs = {
   schema: SchemaMatchInput;
@@ -3163,6 +3274,10 @@ export type MutationDeleteSchemaArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationMigrateLedgerEntryArgs = {
   input: MigrateLedgerEntryInput;
@@ -3176,6 +3291,10 @@ export type MutationMigrateLedgerEntryArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationReconcileTxArgs = {
   entry: LedgerEntryInput;
@@ -3189,6 +3308,10 @@ export type MutationReconcileTxArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationReverseLedgerEntryArgs = {
   id: Scalars['ID']['input'];
@@ -3202,6 +3325,10 @@ export type MutationReverseLedgerEntryArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationStoreSchemaArgs = {
   schema: SchemaInput;
@@ -3215,6 +3342,10 @@ export type MutationStoreSchemaArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationSyncCustomAccountsArgs = {
   accounts: Array<CustomAccountInput>;
@@ -3229,6 +3360,10 @@ export type MutationSyncCustomAccountsArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationSyncCustomTxsArgs = {
   link: LinkMatchInput;
@@ -3243,6 +3378,10 @@ export type MutationSyncCustomTxsArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationUpdateLedgerArgs = {
   ledger: LedgerMatchInput;
@@ -3257,6 +3396,10 @@ export type MutationUpdateLedgerArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationUpdateLedgerAccountArgs = {
   ledgerAccount: LedgerAccountMatchInput;
@@ -3271,6 +3414,10 @@ export type MutationUpdateLedgerAccountArgs = {
  * a completed call with the same payload returns the stored result with `isIkReplay: true`;
  * the same ik with a different payload returns `BadRequestError` with code
  * `idempotency_key_reused`.
+ *
+ * Every mutation's answer carries `__typename` on its root field even when the document does
+ * not select it, so clients can always tell the union member (the official Node SDK 1.4.0's
+ * `createCustomCurrency` document relies on it without asking).
  */
 export type MutationUpdateLedgerEntryArgs = {
   ledgerEntry: LedgerEntryMatchInput;
@@ -3366,7 +3513,7 @@ export type ProviderLink = Link & {
    * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
    */
   dashboardUrl: Scalars['String']['output'];
-  /** External accounts of the link, newest first. */
+  /** External accounts of the link, newest first (up to 200; the field takes no page arguments). */
   externalAccounts: ExternalAccountsConnection;
   /** Service-generated id of the link. */
   id: Scalars['ID']['output'];
@@ -3410,7 +3557,7 @@ export type Query = {
   ledgers: LedgersConnection;
   /** One link, or null when none matches. */
   link?: Maybe<Link>;
-  /** Every link of the workspace, newest first. */
+  /** Every link of the workspace, newest first (up to 200; the field takes no page arguments). */
   links: LinksConnection;
   /** One schema, or null when none matches. */
   schema?: Maybe<Schema>;
@@ -3783,7 +3930,12 @@ export type SchemaLedgerAccountInput = {
   currencyMode?: InputMaybe<CurrencyMode>;
   /** Key of the account, unique among its siblings; it becomes the account's path segment. */
   key: Scalars['SafeString']['input'];
-  /** External account this account is linked to. */
+  /**
+   * External account this account is linked to (it must exist when the account is created, and
+   * hold the account's currency). On template subtrees its fields may name parameters, rendered
+   * when the instance is created. A linked account cannot have children, and a schema update
+   * cannot change the link of an existing account.
+   */
   linkedAccount?: InputMaybe<SchemaExternalAccountMatchInput>;
   /** Display name; may use placeholders. */
   name?: InputMaybe<Scalars['ParameterizedString']['input']>;
@@ -4044,7 +4196,11 @@ export type SchemaVersion = {
   created: Scalars['DateTime']['output'];
   /** The schema document of this version, as stored. */
   json: Scalars['JSON']['output'];
-  /** Migrations of ledgers to this version, newest first. */
+  /**
+   * Migrations of ledgers to this version, newest first (up to 200). Tally applies a version to
+   * every ledger on the schema in the storing transaction, so recorded migrations are
+   * `completed`.
+   */
   migrations: LedgerMigrationConnection;
   /** Version number, starting at 1 and increasing by one with each change. */
   version: Scalars['Int']['output'];
