@@ -113,7 +113,9 @@ export async function pageLedgerAccounts(db: Db, workspaceId: string, page: Page
       ${filter.pathPatterns === undefined ? db`` : db`and path like any(${filter.pathPatterns}::text[])`}
       ${filter.pathContains === undefined ? db`` : db`and strpos(path, ${filter.pathContains}) > 0`}
       ${filter.linked === undefined ? db`` : filter.linked ? db`and linked_account_id is not null` : db`and linked_account_id is null`}
-      ${filter.linkedAccountIds === undefined ? db`` : db`and linked_account_id = any(${filter.linkedAccountIds}::text[])`}
+      ${filter.linkedAccountIds === undefined ? db`` : db`and linked_account_id = any(${filter.linkedAccountIds}::text[])
+        and exists (select 1 from ledgers l
+          where l.workspace_id = ledger_accounts.workspace_id and l.id = ledger_accounts.ledger_id and l.deleted_at is null)`}
       ${boundary}
     order by ${page.backward ? db`created asc, id asc` : db`created desc, id desc`}
     limit ${page.size + 1}`;

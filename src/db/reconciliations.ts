@@ -3,7 +3,7 @@ import type { Db } from './sql.js';
 // Which line of which entry reconciles which external transaction into which linked account.
 
 export type ReconciliationRow = { entryId: string; position: number; txId: string; accountId: string };
-/** A reconciliation whose entry still stands (not reversed), with that entry's request hash. */
+/** A reconciliation whose entry still stands (not reversed, in a live ledger), with that entry's request hash. */
 export type StandingReconciliation = ReconciliationRow & { requestHash: string; ik: string };
 
 export async function insertReconciliations(db: Db, workspaceId: string, rows: readonly ReconciliationRow[]): Promise<void> {
@@ -21,6 +21,7 @@ export async function standingReconciliations(db: Db, workspaceId: string, txIds
     select r.entry_id as "entryId", r.position, r.tx_id as "txId", r.account_id as "accountId", e.request_hash as "requestHash", e.ik
     from ledger_reconciliations r
     join ledger_entries e on e.workspace_id = r.workspace_id and e.id = r.entry_id
+    join ledgers l on l.workspace_id = e.workspace_id and l.id = e.ledger_id and l.deleted_at is null
     where r.workspace_id = ${workspaceId} and r.tx_id = any(${txIds as string[]}::text[]) and e.reversed_by_id is null`;
 }
 

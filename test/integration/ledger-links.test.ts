@@ -111,6 +111,14 @@ describe('custom currencies', () => {
     const missing = await call(`mutation { createLedgerAccount(ik: "nope", ledger: { ik: "cc" }, ledgerAccount: { name: "N", type: asset, currency: { code: CUSTOM, customCurrencyId: "nope" } }) {
       __typename ... on BadRequestError { code } } }`);
     expect(missing.data.createLedgerAccount.code).toBe('custom_currency_not_found');
+    const schema = async (currency: Record<string, unknown>) => (await call(`mutation($s: SchemaInput!) { storeSchema(schema: $s) { __typename ... on BadRequestError { code } } }`, {
+      s: { key: `cc-${String(currency.customCurrencyId)}`, chartOfAccounts: { accounts: [{ key: 'vault', type: 'asset', currency }] } },
+    })).data.storeSchema;
+    expect(await schema({ code: 'CUSTOM', customCurrencyId: 'nope' })).toEqual({ __typename: 'BadRequestError', code: 'custom_currency_not_found' });
+    expect(await schema({ code: 'CUSTOM', customCurrencyId: 'gold' })).toEqual({ __typename: 'StoreSchemaResult' });
+    await call('mutation { createLedger(ik: "cc-schema", ledger: { name: "On schema" }, schema: { key: "cc-gold" }) { __typename } }');
+    const vault = await call('{ ledgerAccount(ledgerAccount: { path: "vault", ledger: { ik: "cc-schema" } }) { currency { code customCurrencyId name } } }');
+    expect(vault.data.ledgerAccount.currency).toEqual({ code: 'CUSTOM', customCurrencyId: 'gold', name: 'gold' });
   });
 });
 

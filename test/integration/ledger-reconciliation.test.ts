@@ -159,6 +159,24 @@ describe('reconcileTx with explicit lines', () => {
   });
 });
 
+describe('a deleted ledger', () => {
+  it('lets go of its linked accounts and of the transactions its entries reconciled', async () => {
+    await call('mutation { createLedger(ik: "short-lived", ledger: { name: "Short-lived" }) { __typename } }');
+    await call(`mutation($link: ID!) { createLedgerAccounts(ledger: { ik: "short-lived" }, ledgerAccounts: [
+      { ik: "bank", name: "Bank", type: asset, linkedAccount: { linkId: $link, externalId: "spare" } }, { ik: "sales", name: "Sales", type: income }]) { __typename } }`, { link });
+    const [tx] = await feed([{ externalId: 'gone', amount: '10', posted: '2026-02-20T00:00:00Z' }], spare);
+    const reconciled = await call(RECONCILE, { entry: { ledger: { ik: 'short-lived' }, lines: [
+      { account: { path: 'bank' }, amount: '10', tx: { id: tx.id } }, { account: { path: 'sales' }, amount: '10' }] } });
+    expect(reconciled.data.reconcileTx.__typename).toBe('ReconcileTxResult');
+    const linked = async () => (await call('query($id: ID!) { externalAccount(externalAccount: { id: $id }) { ledgerAccounts { nodes { path } } } }', { id: spare })).data.externalAccount.ledgerAccounts.nodes;
+    expect(await linked()).toEqual([{ path: 'bank' }]);
+    await call('mutation { deleteLedger(ledger: { ik: "short-lived" }) { __typename } }');
+    expect(await linked()).toEqual([]);
+    const deleted = await call('mutation($id: ID!) { deleteCustomTxs(txs: [$id]) { __typename } }', { id: tx.id });
+    expect(deleted.data.deleteCustomTxs.__typename).toBe('DeleteCustomTxsResult');
+  });
+});
+
 describe('concurrency', () => {
   it('reconciles a transaction once when many requests race, and syncs one transaction per external id', async () => {
     const synced = await Promise.all(Array.from({ length: 6 }, () => call(SYNC_TXS, { link, txs: [

@@ -42,6 +42,8 @@ export async function reconcileEntry(ctx: GqlContext, input: LedgerEntryInput) {
     if (replay) return { entryId: replay, replayed: true as const };
     const outcome = await postWithin(tx, prepared);
     checkOutcome(prepared, outcome, ik);
+    // The ik already names this very entry (its reconciliations are written): answer it.
+    if (outcome.replayed) return { entryId: outcome.entryId, replayed: true as const };
     await insertReconciliations(tx, workspaceId, reconciled.map((item) => ({
       entryId: outcome.entryId, position: item.position, txId: item.tx.id, accountId: item.account.id,
     })));

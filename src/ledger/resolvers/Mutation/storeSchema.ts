@@ -5,6 +5,7 @@ import { checkSchema, type SchemaContent } from '../../../core/ledgerSchemas.js'
 import { findSchemaVersion, insertSchemaVersion, upsertSchema } from '../../../db/ledgerSchemas.js';
 import { lockLedgersOnSchema, setLedgerSchemaVersion } from '../../../db/ledgers.js';
 import { recordDataMigrations, recordLedgerMigrations } from '../../../db/ledgerMigrations.js';
+import { requireCurrencies } from '../../links/customCurrencies.js';
 import { asMutationResult } from '../../mutationResult.js';
 import { dataMigrationsOf } from '../../schemas/dataMigrations.js';
 import { applyChart } from '../../schemas/chartAccounts.js';
@@ -22,6 +23,7 @@ export const storeSchema: NonNullable<MutationResolvers['storeSchema']> = (_pare
     const chart = checkSchema(content);
     const contentHash = fingerprint(content);
     // The upsert locks the schema row, so concurrent stores of one key take versions in turn.
+    await requireCurrencies(tx, workspaceId, [...chart.accounts.values()].map((account) => account.currencyCode));
     const schema = await upsertSchema(tx, workspaceId, content.key, content.name ?? content.key);
     const latest = await findSchemaVersion(tx, workspaceId, content.key);
     if (latest?.contentHash !== contentHash) {
