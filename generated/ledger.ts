@@ -3013,7 +3013,9 @@ export type Mutation = {
   deleteSchema: DeleteSchemaResponse;
   /**
    * Reverses a ledger entry and posts a replacement in one step (for example with a new entry
-   * type version or new parameters). The replacement shares the original's ik.
+   * type version or new parameters). The replacement shares the original's ik. An entry that
+   * reconciles transactions is not migrated this way (its replacement would post to linked
+   * accounts outside `reconcileTx`): reverse it and reconcile again.
    */
   migrateLedgerEntry: MigrateLedgerEntryResponse;
   /**

@@ -226,6 +226,9 @@ describe('custom transactions', () => {
     expect(await find({ externalId: 'find', accountId: checking })).toEqual({ id: t1.id });
     expect(await find({ externalId: 'find', externalAccountId: 'chk', linkId: link })).toEqual({ id: t1.id });
     expect(await find({ externalId: 'find', accountId: fx })).toBeNull();
+    expect(await find({ id: t1.id, externalAccountId: 'chk', linkId: link })).toEqual({ id: t1.id });
+    expect(await find({ id: t1.id, externalAccountId: 'fx' })).toBeNull();
+    expect(await find({ id: t1.id, linkId: 'link_00000000000000000000000000' })).toBeNull();
     expect(await find({ id: 'tx_00000000000000000000000000' })).toBeNull();
     const vague = await gql(server.baseUrl, alice.token, '{ tx(tx: { externalId: "find" }) { id } }');
     expect(vague.body.errors?.[0]?.extensions?.code).toBe('invalid_input_provided');

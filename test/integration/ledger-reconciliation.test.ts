@@ -133,6 +133,8 @@ describe('reconcileTx with explicit lines', () => {
     const [elsewhere] = await feed([{ externalId: 'fee-1', amount: '-40', posted: '2026-02-04T08:00:00Z' }], spare);
     expect(await attempt([{ account: { path: 'bank' }, amount: '-40', tx: { id: elsewhere.id } }, { account: { path: 'fees' }, amount: '40' }])).toBe('tx_not_found');
     expect(await attempt([{ account: { path: 'bank' }, amount: '-40', tx: { externalId: 'fee-1', accountId: 'xacct_00000000000000000000000000' } }, { account: { path: 'fees' }, amount: '40' }])).toBe('tx_not_found');
+    expect(await attempt([{ account: { path: 'bank' }, amount: '-40', tx: { id: tx.id } }, { account: { path: 'bank' }, amount: '-40', tx: { externalId: 'fee-1' } },
+      { account: { path: 'fees' }, amount: '80' }])).toBe('invalid_input_provided');
     expect(await unreconciled('runtime', 'bank')).toContain('fee-1');
     // By external id within the linked account, as a schema line would name it.
     const done = await call(RECONCILE, { entry: { ledger: { ik: 'runtime' }, lines: [

@@ -29,6 +29,10 @@ export async function reconcileEntry(ctx: GqlContext, input: LedgerEntryInput) {
   const draft = await prepareEntry(ctx.sql, target.ledger, target.schema, 'reconcile', input, { prefetched: target.accounts, reconcile: true });
   const reconciled = await Promise.all(draft.txLines.map(async (line) => ({ ...line, tx: await resolveTx(ctx.sql, workspaceId, line.account, line.tx) })));
   for (const item of reconciled) checkMatchesTx(item, draft);
+  const pairs = new Set(reconciled.map((item) => `${item.tx.id}\u0000${item.account.id}`));
+  if (pairs.size < reconciled.length) {
+    throw new DomainError('invalid_input_provided', 'A transaction is reconciled by one line per linked account; this entry names one twice.');
+  }
   const ik = reconcileIk(reconciled);
   const posted = new Date(Math.max(...reconciled.map((item) => item.tx.posted.getTime()))).toISOString();
   const prepared: PreparedEntry = { ...draft, posting: { ...draft.posting, ik, posted } };

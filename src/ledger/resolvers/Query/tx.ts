@@ -4,7 +4,7 @@ import { findTx } from '../../../db/externalTxs.js';
 import { findExternalAccount } from '../../../db/links.js';
 
 /**
- * By id (deleted transactions included), or the live transaction with an external id: in the
+ * By id (deleted transactions included; other fields given must agree), or the live transaction with an external id: in the
  * account `accountId`, or in the account with external id `externalAccountId` of link `linkId`.
  */
 export const tx: NonNullable<QueryResolvers['tx']> = async (_parent, args, { sql, caller }) => {
@@ -12,7 +12,9 @@ export const tx: NonNullable<QueryResolvers['tx']> = async (_parent, args, { sql
   const workspaceId = caller.workspaceId;
   if (id != null) {
     const row = await findTx(sql, workspaceId, { id });
-    const agrees = row && (externalId == null || row.externalId === externalId) && (accountId == null || row.accountId === accountId);
+    const account = row && (externalAccountId != null || linkId != null) ? await findExternalAccount(sql, workspaceId, { id: row.accountId }) : undefined;
+    const agrees = row && (externalId == null || row.externalId === externalId) && (accountId == null || row.accountId === accountId)
+      && (linkId == null || row.linkId === linkId) && (externalAccountId == null || account?.externalId === externalAccountId);
     return agrees ? row : null;
   }
   if (externalId == null) throw new DomainError('invalid_input_provided', 'Identify the transaction by id, or by externalId with accountId, or with externalAccountId and linkId.');
