@@ -27,7 +27,7 @@ check-generated: install ## Fail when generated/ is stale against spec/
 
 lint-spec: install ## Lint the OpenAPI contract with Spectral (no findings) and Redocly CLI (no errors)
 	$(BIN)/spectral lint --fail-severity=warn --ruleset spec/.spectral.yaml spec/billing.openapi.yaml
-	REDOCLY_TELEMETRY=off $(BIN)/redocly lint --format=summary spec/billing.openapi.yaml
+	REDOCLY_TELEMETRY=off $(BIN)/redocly lint --config spec/redocly.yaml --format=summary spec/billing.openapi.yaml
 
 typecheck: install ## Type-check src, test and bench
 	$(BIN)/tsc --noEmit -p tsconfig.json

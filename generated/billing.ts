@@ -1223,6 +1223,17 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description The path exists, but not with this method (`method_not_allowed`); the `Allow` header lists the methods it takes. Nothing was done. */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods this path answers, comma-separated. */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description The body exceeds 1 MiB (`payload_too_large`). */
         PayloadTooLarge: {
             headers: {
@@ -1351,6 +1362,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1953,6 +1965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -48,14 +48,16 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   watchPool(sql, options.databasePoolMax ?? 10);
   const router = new Router<AppState>();
   const ledgerSchema = buildLedgerSchema();
-  router.post('/oauth2/token', oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds, log }));
-  router.get('/healthz', healthz);
+  // Token and health routes answer under both base URLs of the billing contract, so a client
+  // generated for either reaches them.
+  router.post(['/oauth2/token', '/billing/oauth2/token'], oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds, log }));
+  router.get(['/healthz', '/billing/healthz'], healthz);
   router.get('/metrics', serveMetrics);
   router.get('/docs', docsPage);
   router.get('/docs/scalar.js', docsScript);
   router.get('/graphiql', graphiqlPage);
   router.get('/graphiql/:asset', graphiqlAssets(ledgerSchema));
-  router.get('/readyz', readyz(sql));
+  router.get(['/readyz', '/billing/readyz'], readyz(sql));
   router.get('/schema.graphql', serveContract(SDL_PATH, 'text/plain; charset=utf-8'));
   router.get('/openapi.yaml', serveOpenApi(options.publicUrl));
   const graphql = graphqlEndpoint({

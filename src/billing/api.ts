@@ -127,11 +127,11 @@ export function loadSpec(): Document {
   return parseYaml(fs.readFileSync(OPENAPI_PATH, 'utf8')) as Document;
 }
 
-/** Operations the spec places on another server (token, health) are not billing routes. */
+/** Routes the server answers itself (token, health: `x-tally-outside-billing`) are not billing routes. */
+export const isOutsideBilling = (item: unknown) => (item as Record<string, unknown>)['x-tally-outside-billing'] === true;
+
 function billingRoutesOf(spec: Document): Document {
-  const paths = Object.fromEntries(
-    Object.entries(spec.paths ?? {}).filter(([, item]) => !(item as { servers?: unknown }).servers),
-  );
+  const paths = Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([, item]) => !isOutsideBilling(item)));
   return { ...spec, paths } as Document;
 }
 

@@ -14,7 +14,7 @@ import { loadLedgerExamples } from './ledgerExamples.js';
 // Replays every named example of spec/billing.openapi.yaml against the running server, in a fresh
 // workspace holding the spec's sample world: status, body valid against the response schema, and
 // body equal to the example (ids, timestamps, tokens and error texts normalised). Billing routes
-// are replayed under /billing (current form) and unprefixed (earlier form).
+// and the token and health routes are replayed under /billing (current form) and unprefixed (earlier form).
 
 const spec = loadSpec();
 const cases = loadExampleCases(spec);
@@ -56,9 +56,8 @@ async function replay(example: ExampleCase, prefix: string) {
 }
 
 describe('spec/billing.openapi.yaml examples', () => {
-  describe.each(replayable.flatMap((example) => (example.billing
-    ? [['/billing', example], ['', example]] as const
-    : [['', example]] as const)))('%s', (prefix, example) => {
+  // Every route, token and health included, answers under both base URLs.
+  describe.each(replayable.flatMap((example) => [['/billing', example], ['', example]] as const))('%s', (prefix, example) => {
     it(`${example.id} → ${example.status}`, async () => {
       const actual = await replay(example, prefix);
       expect(actual.status).toBe(example.status);

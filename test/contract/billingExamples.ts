@@ -57,7 +57,7 @@ export function loadExampleCases(spec: Json = loadSpec()): ExampleCase[] {
           operationId: operation.operationId,
           method: method.toUpperCase(),
           path: route,
-          billing: !item.servers,
+          billing: !item['x-tally-outside-billing'],
           security: security.length === 0 || response.credentials === 'none' ? 'none'
             : security.some((s: Json) => 'basicAuth' in s) ? 'basic' : 'bearer',
           mediaType,

@@ -67,7 +67,7 @@ export function restCaseGenerator(world: RestWorld) {
   }
 
   function path(operation: Operation, random: Random, hostile: boolean): string {
-    const prefix = operation.billing ? random.pick(['/billing', '']) : '';
+    const prefix = random.pick(['/billing', '']);
     let filled = operation.template;
     for (const param of operation.pathParams) {
       const value = hostile
@@ -163,7 +163,7 @@ function readOperations(spec: Json): Operation[] {
         operationId: operation.operationId,
         method: method.toUpperCase(),
         template,
-        billing: !item.servers,
+        billing: !item['x-tally-outside-billing'],
         bodySchemaRef: media ? `spec#/paths/${escapePointer(template)}/${method}/requestBody/content/application~1json/schema` : undefined,
         bodyExamples: Object.values<Json>(media?.examples ?? {}).map((example) => deref(spec, example).value),
         pathParams: params.filter((p: Json) => p.in === 'path').map((p: Json) => ({ name: p.name, examples: examplesOf(p) })),

@@ -59,10 +59,12 @@ describe('CORS', () => {
 
 describe('the served billing contract', () => {
   const servers = (text: string) => {
-    const spec = parseYaml(text) as { servers: { url: string }[]; paths: Record<string, { servers?: { url: string }[] }>; components: { securitySchemes: { oauth2: { flows: { clientCredentials: { tokenUrl: string } } } } } };
+    const spec = parseYaml(text) as {
+      servers: { url: string; variables: { origin: { default: string } } }[];
+      components: { securitySchemes: { oauth2: { flows: { clientCredentials: { tokenUrl: string } } } } };
+    };
     return {
-      billing: spec.servers.map((s) => s.url),
-      token: spec.paths['/oauth2/token'].servers?.map((s) => s.url),
+      billing: spec.servers.map((s) => s.url.replace('{origin}', s.variables.origin.default)),
       tokenUrl: spec.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl,
     };
   };
@@ -70,13 +72,13 @@ describe('the served billing contract', () => {
   it('names the host and port the caller reached, in both route forms and the token URL', async () => {
     const base = server.baseUrl;
     expect(servers(await (await fetch(`${base}/openapi.yaml`)).text())).toEqual({
-      billing: [`${base}/billing`, base], token: [base], tokenUrl: `${base}/oauth2/token`,
+      billing: [`${base}/billing`, base], tokenUrl: `${base}/oauth2/token`,
     });
   });
 
   it('names PUBLIC_URL behind a proxy, and ignores a Host header that is not a plain host', async () => {
     expect(servers(await (await fetch(`${proxied.baseUrl}/openapi.yaml`)).text())).toEqual({
-      billing: ['https://api.example.com/tally/billing', 'https://api.example.com/tally'], token: ['https://api.example.com/tally'],
+      billing: ['https://api.example.com/tally/billing', 'https://api.example.com/tally'],
       tokenUrl: 'https://api.example.com/tally/oauth2/token',
     });
     const { default: http } = await import('node:http');
