@@ -965,9 +965,10 @@ export type EntryGroupMatchInput = {
 /** Shape shared by every error object returned inside a mutation response union. */
 export type Error = {
   /**
-   * Machine-readable snake_case error code. Codes come from one closed catalogue shared with the
-   * billing REST API (the `ErrorCode` enum of spec/billing.openapi.yaml); no other value is ever
-   * returned. Codes used by the ledger:
+   * Machine-readable snake_case error code. Codes come from one catalogue shared with the billing
+   * REST API (the `ErrorCode` enum of spec/billing.openapi.yaml); this version returns no other
+   * value, and later versions may add codes, so treat an unknown code as an unnamed failure. Codes
+   * used by the ledger:
    * `invalid_input_provided` (input is well-typed but breaks a documented rule),
    * `invalid_amount` (an amount is outside the Int96 range),
    * `idempotency_key_reused` (an `ik` was already used with a different payload),
