@@ -639,6 +639,11 @@ export interface components {
             external_id?: components["schemas"]["CallerKey"];
             id?: components["schemas"]["ExternalAccountId"];
         };
+        /**
+         * @description The OAuth2 grant; only client credentials.
+         * @enum {string}
+         */
+        GrantType: "client_credentials";
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -1137,8 +1142,7 @@ export interface components {
         /** @description Form fields of the token request. `scope` is accepted and ignored (there are no scopes). `client_id`, when given, must equal the client id of the Basic credentials (else 401 `invalid_client`). */
         TokenRequest: {
             client_id?: string;
-            /** @enum {string} */
-            grant_type: "client_credentials";
+            grant_type: components["schemas"]["GrantType"];
             scope?: string;
         };
         TokenResponse: {
@@ -1146,9 +1150,13 @@ export interface components {
             access_token: string;
             /** @description Lifetime of the token in seconds: 3600 unless the server sets `TOKEN_TTL_SECONDS` (121 to 86400). No refresh token is issued; request a new token before it expires. */
             expires_in: number;
-            /** @enum {string} */
-            token_type: "Bearer";
+            token_type: components["schemas"]["TokenType"];
         };
+        /**
+         * @description The token type: send the token as `Authorization: Bearer <access_token>`.
+         * @enum {string}
+         */
+        TokenType: "Bearer";
         /** @description An external transaction. `unallocated_amount` has the sign of `amount` and the magnitude |amount| − Σ allocations. `version` is 1: this API has no transaction update, and `modified` is therefore absent. */
         Transaction: {
             account: components["schemas"]["TransactionAccount"];
