@@ -4,7 +4,7 @@ SHELL := /bin/bash
 BIN := node_modules/.bin
 NODE_TS := node --import tsx/esm
 
-.PHONY: help install run generate check-generated lint-spec sdk typecheck test test-long fuzz mock admin bench bench-ledger bench-ledger-balances bench-billing clean
+.PHONY: help install run generate check-generated lint-spec sdk release-contract typecheck test test-long fuzz mock admin bench bench-ledger bench-ledger-balances bench-billing clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -28,6 +28,9 @@ check-generated: install ## Fail when generated/ is stale against spec/
 lint-spec: install ## Lint the OpenAPI contract with Spectral and Redocly CLI (no errors, no warnings)
 	$(BIN)/spectral lint --fail-severity=warn --ruleset spec/.spectral.yaml spec/billing.openapi.yaml
 	REDOCLY_TELEMETRY=off $(BIN)/redocly lint --config spec/redocly.yaml --format=summary spec/billing.openapi.yaml
+
+release-contract: install ## Make spec/ the released contract (spec/released/), which make test's breaking-change gate compares with
+	$(NODE_TS) test/spec/contractChanges.ts release
 
 sdk: install ## Generate clients from spec/ into .sdk/ (hey-api, orval, graphql-codegen client preset) and type-check them
 	$(NODE_TS) test/sdk/generate.ts
