@@ -1,6 +1,6 @@
 import type { LedgerEntryInput } from '../../../generated/ledger.js';
 import { entryParameters, findEntryType, renderEntryType, type EntryParameters, type PostLinesAs } from '../../core/entryTypes.js';
-import { optionalCurrencyKey as currencyCode } from '../../core/currencyKeys.js';
+import { optionalCurrencyKey } from '../../core/currencyKeys.js';
 import { DomainError } from '../../core/errors.js';
 import type { LoadedSchema } from '../schemas/schemaVersions.js';
 
@@ -34,11 +34,11 @@ export type ExplicitEntry = {
 
 
 const callerLine = (line: LineInput): ExplicitLine => ({
-  account: line.account, amount: line.amount ?? null, currency: currencyCode(line.currency), key: line.key ?? null,
+  account: line.account, amount: line.amount ?? null, currency: optionalCurrencyKey(line.currency), key: line.key ?? null,
   description: line.description ?? null, tx: line.tx ?? null, tags: (line.tags ?? []).map(({ key, value }) => ({ key, value })),
 });
 const callerCondition = (condition: ConditionInput): ExplicitCondition => ({
-  account: condition.account, currency: currencyCode(condition.currency), precondition: condition.precondition, postcondition: condition.postcondition,
+  account: condition.account, currency: optionalCurrencyKey(condition.currency), precondition: condition.precondition, postcondition: condition.postcondition,
 });
 
 export function explicitEntry(entry: LedgerEntryInput, schema: LoadedSchema | undefined): ExplicitEntry {

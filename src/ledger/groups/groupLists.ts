@@ -1,7 +1,6 @@
 import { currencyKey } from '../../core/currencyKeys.js';
 import type { LedgerEntryGroupBalanceFilter, LedgerEntryGroupBalanceFilterSet, LedgerEntryGroupsFilterSet } from '../../../generated/ledger.js';
 import { valueFilter } from '../../core/entryFilters.js';
-import { DomainError } from '../../core/errors.js';
 import { pageGroupBalances, pageGroups, type GroupFilter, type GroupRow } from '../../db/ledgerGroups.js';
 import type { LedgerRow } from '../../db/ledgers.js';
 import type { GqlContext } from '../context.js';

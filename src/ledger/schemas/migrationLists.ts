@@ -21,14 +21,18 @@ function matchesString(value: string, filter: StringFilter | null | undefined, f
     && (filter.notEqualTo == null || value !== filter.notEqualTo) && (filter.notIn == null || !filter.notIn.includes(value));
 }
 
-/** One page of rows already in key order; the cursor is the key. */
+/**
+ * One page of rows in the order of their key, which is also the cursor. Sorted here, by code
+ * unit, so page boundaries agree with the comparisons below whatever the database's collation.
+ */
 function pageInMemory<T>(ctx: GqlContext, list: string, args: PageArgs, rows: readonly T[], keyOf: (row: T) => string) {
   const pages = ctx.pages(list);
   const request = pages.request(args);
   const [after] = request.cursor ?? [];
+  const sorted = [...rows].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
   const inDirection = request.backward
-    ? rows.filter((row) => after === undefined || keyOf(row) < after).reverse()
-    : rows.filter((row) => after === undefined || keyOf(row) > after);
+    ? sorted.filter((row) => after === undefined || keyOf(row) < after).reverse()
+    : sorted.filter((row) => after === undefined || keyOf(row) > after);
   return pages.page(request, inDirection.slice(0, request.size + 1), (row) => [keyOf(row)]);
 }
 
