@@ -259,7 +259,7 @@ export type CreateCustomCurrencyInput = {
   customCode: Scalars['String']['input'];
   /** Id of the currency, unique in the workspace, at most 36 characters. */
   customCurrencyId: Scalars['SafeString']['input'];
-  /** Display name. */
+  /** Display name: not blank, at most 256 characters. */
   name: Scalars['String']['input'];
   /** Number of decimal places for display (0 or more); amounts stay integers. */
   precision: Scalars['Int']['input'];
@@ -442,7 +442,10 @@ export type CurrencyAmount = {
 /** A page of amounts (one per currency). */
 export type CurrencyAmountConnection = {
   __typename?: 'CurrencyAmountConnection';
-  /** The amounts on this page (one per currency), ordered by currency code. */
+  /**
+   * The amounts on this page (one per currency), ordered by currency code, a custom
+   * currency sorting as `CUSTOM:<customCurrencyId>` (by character code).
+   */
   nodes: Array<CurrencyAmount>;
   /** Cursors and whether more items exist before or after this page. */
   pageInfo: PageInfo;
@@ -844,7 +847,7 @@ export type CustomAccountInput = {
   currencyMode?: InputMaybe<CurrencyMode>;
   /** Id of the account in the external system; the idempotency key within the link. */
   externalId: Scalars['SafeString']['input'];
-  /** Display name. */
+  /** Display name: not blank, at most 256 characters. Syncing the account again renames it. */
   name: Scalars['String']['input'];
 };
 
@@ -886,7 +889,7 @@ export type CustomTxInput = {
   amount: Scalars['Int96']['input'];
   /** Currency; required for multi-currency accounts. */
   currency?: InputMaybe<CurrencyMatchInput>;
-  /** Description of the transaction. */
+  /** Description of the transaction, at most 1024 characters (it may be empty). */
   description: Scalars['String']['input'];
   /** Id of the transaction in the external system; the idempotency key within the account. */
   externalId: Scalars['SafeString']['input'];
@@ -992,10 +995,9 @@ export type Error = {
    * `reconciliation_required` (a linked account takes lines only through `reconcileTx`, each
    * naming its transaction),
    * `payment_type_not_found` (no active payment type of that name and version in the schema),
-   * `internal_error` (an unexpected server failure),
-   * `service_unavailable` (the database is unreachable) and
-   * `not_implemented` (the operation is in this contract but this version of Tally does not serve
-   * it yet; returned as an InternalError with `retryable` false).
+   * `internal_error` (an unexpected server failure) and
+   * `service_unavailable` (the database is unreachable). This version serves every field of this
+   * contract, so `not_implemented` is never returned here.
    */
   code: Scalars['String']['output'];
   /** Human-readable explanation for developers. Not stable; do not parse it. */
@@ -1018,7 +1020,10 @@ export type ExternalAccount = {
   externalId: Scalars['ID']['output'];
   /** Service-generated id of the external account. */
   id: Scalars['ID']['output'];
-  /** Ledger accounts linked to this external account, newest `created` first. */
+  /**
+   * Ledger accounts linked to this external account, newest `created` first (accounts of deleted
+   * ledgers are left out).
+   */
   ledgerAccounts: LedgerAccountsConnection;
   /** The link that owns the account. */
   link: Link;
@@ -4362,7 +4367,8 @@ export type Tx = {
 
 /**
  * Identifies an external transaction: by `id`; by `externalId` with `accountId`; or by
- * `externalId` with `externalAccountId` and `linkId`.
+ * `externalId` with `externalAccountId` and `linkId`. With `id`, any other field given must agree with the
+ * transaction, or nothing matches. Without `id`, only a transaction that is not deleted matches.
  */
 export type TxMatchInput = {
   /** Service-generated id of the transaction's external account. */

@@ -73,3 +73,19 @@ export function pager(cursors: Cursors, charge: (pageSize: number) => void = () 
     page: (request, rows, cursorOf) => toPage(request, rows, cursorOf, cursors),
   };
 }
+
+/** The page info of a list answered whole (fields that take no page arguments). */
+export const WHOLE_PAGE = { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } as const;
+
+/**
+ * One page of a short list held in memory, ordered by a key that is also its cursor. Sorted by
+ * code unit here, so the page boundaries agree with the comparisons whatever produced the rows.
+ */
+export function pageInMemory<T>(pager: Pager, request: PageRequest, rows: readonly T[], keyOf: (row: T) => string): Page<T> {
+  const [after] = request.cursor ?? [];
+  const sorted = [...rows].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+  const inDirection = request.backward
+    ? sorted.filter((row) => after === undefined || keyOf(row) < after).reverse()
+    : sorted.filter((row) => after === undefined || keyOf(row) > after);
+  return pager.page(request, inDirection.slice(0, request.size + 1), (row) => [keyOf(row)]);
+}

@@ -1,4 +1,5 @@
 import type { PageRequest } from '../core/pagination.js';
+import { newestFirst } from './keyset.js';
 import type { Db } from './sql.js';
 
 export type CustomCurrencyRow = { workspaceId: string; id: string; customCode: string; name: string; precision: number; created: Date };
@@ -24,12 +25,9 @@ export async function findCustomCurrencies(db: Db, workspaceId: string, ids: rea
 
 /** Custom currencies, newest first, one keyset page (plus one row). */
 export async function pageCustomCurrencies(db: Db, workspaceId: string, page: PageRequest): Promise<CustomCurrencyRow[]> {
-  const [created, id] = page.cursor ?? [];
-  const boundary = page.cursor === undefined ? db``
-    : page.backward ? db`and (created, id) > (${created}::timestamptz, ${id})` : db`and (created, id) < (${created}::timestamptz, ${id})`;
+  const { boundary, order } = newestFirst(db, page);
   return db<CustomCurrencyRow[]>`
     /* pageCustomCurrencies */
     select ${columns(db)} from ledger_custom_currencies where workspace_id = ${workspaceId} ${boundary}
-    order by ${page.backward ? db`created asc, id asc` : db`created desc, id desc`}
-    limit ${page.size + 1}`;
+    order by ${order} limit ${page.size + 1}`;
 }

@@ -1,5 +1,6 @@
 import type { AccountType, Consistency } from '../core/ledgerAccounts.js';
 import type { PageRequest } from '../core/pagination.js';
+import { newestFirst } from './keyset.js';
 import type { Db } from './sql.js';
 
 export type LedgerAccountRow = {
@@ -96,9 +97,7 @@ export type AccountFilter = {
 
 /** Accounts, newest first, one keyset page (plus one row to tell whether more exist). */
 export async function pageLedgerAccounts(db: Db, workspaceId: string, page: PageRequest, filter: AccountFilter): Promise<LedgerAccountRow[]> {
-  const [created, id] = page.cursor ?? [];
-  const boundary = page.cursor === undefined ? db``
-    : page.backward ? db`and (created, id) > (${created}::timestamptz, ${id})` : db`and (created, id) < (${created}::timestamptz, ${id})`;
+  const { boundary, order } = newestFirst(db, page);
   return db<LedgerAccountRow[]>`
     /* pageLedgerAccounts */
     select ${accountColumns(db)} from ledger_accounts
@@ -117,8 +116,7 @@ export async function pageLedgerAccounts(db: Db, workspaceId: string, page: Page
         and exists (select 1 from ledgers l
           where l.workspace_id = ledger_accounts.workspace_id and l.id = ledger_accounts.ledger_id and l.deleted_at is null)`}
       ${boundary}
-    order by ${page.backward ? db`created asc, id asc` : db`created desc, id desc`}
-    limit ${page.size + 1}`;
+    order by ${order} limit ${page.size + 1}`;
 }
 
 /** The accounts of one ledger named by id, path or ik, in one query: one index probe per name. */

@@ -1,4 +1,5 @@
 import type { PageRequest } from '../core/pagination.js';
+import { newestFirst } from './keyset.js';
 import type { Db } from './sql.js';
 
 export type LedgerRow = {
@@ -75,12 +76,7 @@ export async function softDeleteLedger(db: Db, workspaceId: string, id: string):
 export type LedgerFilter = { schemaKey?: string; hasSchema?: boolean };
 
 export async function pageLedgers(db: Db, workspaceId: string, page: PageRequest, filter: LedgerFilter = {}): Promise<LedgerRow[]> {
-  const [created, id] = page.cursor ?? [];
-  const boundary = page.cursor === undefined
-    ? db``
-    : page.backward
-      ? db`and (created, id) > (${created}::timestamptz, ${id})`
-      : db`and (created, id) < (${created}::timestamptz, ${id})`;
+  const { boundary, order } = newestFirst(db, page);
   return db<LedgerRow[]>`
     /* pageLedgers */
     select ${ledgerColumns(db)} from ledgers
@@ -88,8 +84,7 @@ export async function pageLedgers(db: Db, workspaceId: string, page: PageRequest
       ${filter.schemaKey === undefined ? db`` : db`and schema_key = ${filter.schemaKey}`}
       ${filter.hasSchema === undefined ? db`` : filter.hasSchema ? db`and schema_key is not null` : db`and schema_key is null`}
       ${boundary}
-    order by ${page.backward ? db`created asc, id asc` : db`created desc, id desc`}
-    limit ${page.size + 1}`;
+    order by ${order} limit ${page.size + 1}`;
 }
 
 /** Live ledgers on a schema, locked, for migrating them to a new version. */

@@ -1,4 +1,5 @@
 import type { PageRequest } from '../core/pagination.js';
+import { newestFirst } from './keyset.js';
 import type { Db } from './sql.js';
 
 // Links to external systems and their external accounts.
@@ -18,15 +19,6 @@ export const externalAccountColumns = (db: Db, a = 'ledger_external_accounts') =
   ${db(`${a}.workspace_id`)} as "workspaceId", ${db(`${a}.id`)}, ${db(`${a}.link_id`)} as "linkId",
   ${db(`${a}.external_id`)} as "externalId", ${db(`${a}.name`)}, ${db(`${a}.currency_mode`)} as "currencyMode",
   ${db(`${a}.currency`)}, ${db(`${a}.created`)}`;
-
-const newestFirst = (db: Db, page: PageRequest) => {
-  const [created, id] = page.cursor ?? [];
-  return {
-    boundary: page.cursor === undefined ? db``
-      : page.backward ? db`and (created, id) > (${created}::timestamptz, ${id})` : db`and (created, id) < (${created}::timestamptz, ${id})`,
-    order: page.backward ? db`created asc, id asc` : db`created desc, id desc`,
-  };
-};
 
 /** Inserts the link unless its ik is taken; returns the row only when it inserted. */
 export async function insertLink(db: Db, row: Omit<LinkRow, 'created' | 'kind' | 'providerEnv'>): Promise<LinkRow | undefined> {

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLScalarType, type GraphQLSchema } from 'graphql';
 import { SDL_PATH } from '../http/contracts.js';
-import { pendingResolvers } from './pending.js';
 import { resolvers } from './resolvers/index.js';
 import { scalarResolvers } from './scalars.js';
 
@@ -10,7 +9,7 @@ import { scalarResolvers } from './scalars.js';
 export function buildLedgerSchema(): GraphQLSchema {
   const schema = makeExecutableSchema({
     typeDefs: fs.readFileSync(SDL_PATH, 'utf8'),
-    resolvers: [scalarResolvers, pendingResolvers(), resolvers as never],
+    resolvers: [scalarResolvers, resolvers as never],
     resolverValidationOptions: { requireResolversToMatchSchema: 'error' },
   });
   // A scalar's implementation replaces its SDL definition; its @specifiedBy URL comes back from the SDL.

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { buildLedgerSchema } from '../../src/ledger/schema.js';
 import { PENDING_OPERATIONS } from '../../src/billing/pending.js';
-import { PENDING_FIELDS } from '../../src/ledger/pending.js';
 import { connect } from '../../src/db/sql.js';
 import { startTally, stopTally } from '../support/tallyProcess.js';
 import { billingCaseGenerator } from './billingCases.js';
@@ -69,7 +68,6 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     };
     const expectation = {
       pendingRest: new Set<string>(PENDING_OPERATIONS),
-      pendingGraphql: new Set<string>([...(PENDING_FIELDS.Query ?? []), ...(PENDING_FIELDS.Mutation ?? [])]),
     };
 
     const before = { database: await databaseFingerprint(sql), listings: await world.listings() };

@@ -1,7 +1,7 @@
 import { coverSpan, parseSpan } from '../../core/calendar.js';
 import { currencyKey, currencyLabel } from '../../core/currencyKeys.js';
 import { DomainError } from '../../core/errors.js';
-import type { PageArgs } from '../../core/pagination.js';
+import { pageInMemory, WHOLE_PAGE, type PageArgs } from '../../core/pagination.js';
 import { balancesOver, currentBalances, type BalanceScope, type CurrencyAmount } from '../../db/balanceReads.js';
 import type { LedgerAccountRow } from '../../db/ledgerAccounts.js';
 import type { GqlContext } from '../context.js';
@@ -86,16 +86,13 @@ const byCode = (figures: Map<string, bigint>) => [...figures].sort(([a], [b]) =>
 export async function balancesByCurrency(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: ReadArgs & PageArgs) {
   const pages = ctx.pages(`balances:${scope}:${account.id}`);
   const request = pages.request(args);
-  const all = byCode(await balancesAt(ctx, account, scope, args));
-  const [after] = request.cursor ?? [];
-  const inDirection = request.backward ? all.filter(([code]) => after === undefined || code < after).reverse() : all.filter(([code]) => after === undefined || code > after);
-  const rows = inDirection.slice(0, request.size + 1).map(([currency, amount]) => ({ currency, amount: amount.toString() }));
-  return pages.page(request, rows, (row) => [row.currency]);
+  const rows = [...await balancesAt(ctx, account, scope, args)].map(([currency, amount]) => ({ currency, amount: amount.toString() }));
+  return pageInMemory(pages, request, rows, (row) => row.currency);
 }
 
 /** Every currency's change over `period`, all in one page (the field takes no page arguments). */
 export async function balanceChangesByCurrency(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: { period: string }) {
   const nodes = byCode(await changesIn(ctx, account, scope, args.period))
     .map(([currency, amount]) => ({ currency, amount: amount.toString() }));
-  return { nodes, pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } };
+  return { nodes, pageInfo: WHOLE_PAGE };
 }

@@ -1,13 +1,12 @@
 import type { LedgerEntryResolvers } from '../../../generated/ledger.js';
 import { pageEntryHistory } from '../../db/ledgerLists.js';
+import { WHOLE_PAGE } from '../../core/pagination.js';
 
 // Own bounds are stored as precondition/postcondition, total bounds beside them as total*.
 type StoredCondition = { accountId: string; currency: string; precondition?: object; postcondition?: object; totalPrecondition?: object; totalPostcondition?: object };
 
 const side = (ownBalance: object | undefined, totalBalance: object | undefined) =>
   (ownBalance || totalBalance ? { ownBalance: ownBalance ?? null, totalBalance: totalBalance ?? null } : null);
-
-const WHOLE_PAGE = { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null };
 
 export const LedgerEntry: LedgerEntryResolvers = {
   posted: (row) => row.posted.toISOString(),

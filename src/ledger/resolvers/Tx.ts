@@ -2,8 +2,8 @@ import type { TxResolvers } from '../../../generated/ledger.js';
 import type { LedgerEntryRow, LedgerLineRow } from '../../db/ledgerEntries.js';
 import type { TxRow } from '../../db/externalTxs.js';
 import type { GqlContext } from '../context.js';
+import { WHOLE_PAGE } from '../../core/pagination.js';
 
-const WHOLE_PAGE = { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null };
 const newestPostedFirst = <T extends { posted: Date; id: string }>(a: T, b: T) =>
   b.posted.getTime() - a.posted.getTime() || (a.id < b.id ? 1 : -1);
 

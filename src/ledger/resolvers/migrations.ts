@@ -1,13 +1,11 @@
 import type {
   LedgerAccountDataMigrationResolvers, LedgerDataMigrationResolvers, LedgerEntryDataMigrationResolvers, LedgerMigrationResolvers,
 } from '../../../generated/ledger.js';
-import type { PageArgs } from '../../core/pagination.js';
+import { WHOLE_PAGE, type PageArgs } from '../../core/pagination.js';
 import type { DataMigrationRow } from '../../db/ledgerMigrations.js';
 import { findSchemaVersion } from '../../db/ledgerSchemas.js';
 import type { GqlContext } from '../context.js';
 import { dataMigrationStatus, entriesToMigrate } from '../schemas/migrationLists.js';
-
-const WHOLE_PAGE = { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null };
 
 export const LedgerMigration: LedgerMigrationResolvers = {
   ledger: async (row, _args, { load }) => (await load.ledger.load(row.ledgerId))!,

@@ -1,6 +1,6 @@
 import type { LedgerAccountDataMigrationsFilterSet, LedgerEntryDataMigrationsFilterSet, StringFilter } from '../../../generated/ledger.js';
 import { DomainError } from '../../core/errors.js';
-import type { PageArgs } from '../../core/pagination.js';
+import { pageInMemory, type PageArgs } from '../../core/pagination.js';
 import { entryStatsOfLedger } from '../../db/entryStats.js';
 import type { LedgerRow } from '../../db/ledgers.js';
 import { pageEntries, type EntryListFilter } from '../../db/ledgerLists.js';
@@ -21,36 +21,28 @@ function matchesString(value: string, filter: StringFilter | null | undefined, f
     && (filter.notEqualTo == null || value !== filter.notEqualTo) && (filter.notIn == null || !filter.notIn.includes(value));
 }
 
-/**
- * One page of rows in the order of their key, which is also the cursor. Sorted here, by code
- * unit, so page boundaries agree with the comparisons below whatever the database's collation.
- */
-function pageInMemory<T>(ctx: GqlContext, list: string, args: PageArgs, rows: readonly T[], keyOf: (row: T) => string) {
+/** A page of one of these lists, its page arguments checked before the rows are read. */
+async function pageOf<T>(ctx: GqlContext, list: string, args: PageArgs, read: () => Promise<readonly T[]>, keyOf: (row: T) => string) {
   const pages = ctx.pages(list);
   const request = pages.request(args);
-  const [after] = request.cursor ?? [];
-  const sorted = [...rows].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
-  const inDirection = request.backward
-    ? sorted.filter((row) => after === undefined || keyOf(row) < after).reverse()
-    : sorted.filter((row) => after === undefined || keyOf(row) > after);
-  return pages.page(request, inDirection.slice(0, request.size + 1), (row) => [keyOf(row)]);
+  return pageInMemory(pages, request, await read(), keyOf);
 }
 
 export const dataMigrationStatus = (row: DataMigrationRow) => (row.remaining > 0 ? 'active' : 'inactive');
 
 export async function entryDataMigrations(ctx: GqlContext, ledger: LedgerRow, args: PageArgs & { filter?: LedgerEntryDataMigrationsFilterSet | null }) {
   const { filter } = args;
-  const rows = (await dataMigrationsOfLedger(ctx.sql, ledger.workspaceId, ledger.id, 'entry')).filter((row) =>
+  const read = async () => (await dataMigrationsOfLedger(ctx.sql, ledger.workspaceId, ledger.id, 'entry')).filter((row) =>
     matchesString(row.entryType!, filter?.entryType, 'entryType') && matchesString(String(row.typeVersion), filter?.typeVersion, 'typeVersion')
     && (filter?.status == null || dataMigrationStatus(row) === filter.status));
-  return pageInMemory(ctx, `entry-data-migrations:${ledger.id}`, args, rows, (row) => row.subject);
+  return pageOf(ctx, `entry-data-migrations:${ledger.id}`, args, read, (row) => row.subject);
 }
 
 export async function accountDataMigrations(ctx: GqlContext, ledger: LedgerRow, args: PageArgs & { filter?: LedgerAccountDataMigrationsFilterSet | null }) {
   const { filter } = args;
-  const rows = (await dataMigrationsOfLedger(ctx.sql, ledger.workspaceId, ledger.id, 'account')).filter((row) =>
+  const read = async () => (await dataMigrationsOfLedger(ctx.sql, ledger.workspaceId, ledger.id, 'account')).filter((row) =>
     matchesString(row.accountPath!, filter?.accountPath, 'accountPath') && (filter?.status == null || dataMigrationStatus(row) === filter.status));
-  return pageInMemory(ctx, `account-data-migrations:${ledger.id}`, args, rows, (row) => row.subject);
+  return pageOf(ctx, `account-data-migrations:${ledger.id}`, args, read, (row) => row.subject);
 }
 
 /** The standing entries a data migration still covers, newest posted first. */
@@ -67,11 +59,10 @@ export async function entriesToMigrate(ctx: GqlContext, row: DataMigrationRow, a
 }
 
 export async function entryStats(ctx: GqlContext, ledger: LedgerRow, args: PageArgs) {
-  const rows = await entryStatsOfLedger(ctx.sql, ledger.workspaceId, ledger.id);
-  const nodes = rows.map((row) => ({
+  const read = async () => (await entryStatsOfLedger(ctx.sql, ledger.workspaceId, ledger.id)).map((row) => ({
     ...row, ledgerId: ledger.id, schemaKey: ledger.schemaKey ?? '',
     netCount: (BigInt(row.count) - BigInt(row.reversalsCount)).toString(),
   }));
   // Type names are SafeStrings, which cannot hold '#', so `type#version` is an unambiguous key.
-  return pageInMemory(ctx, `entry-stats:${ledger.id}`, args, nodes, (row) => `${row.type}#${String(row.typeVersion).padStart(10, '0')}`);
+  return pageOf(ctx, `entry-stats:${ledger.id}`, args, read, (row) => `${row.type}#${String(row.typeVersion).padStart(10, '0')}`);
 }
