@@ -332,8 +332,10 @@ export interface paths {
          *     (`paid_by_roles`) and the roles whose users are paid for it (`paid_to_roles`).
          *
          *     Rules:
-         *     - `code` is unique in the workspace; an existing code is always 409 `product_code_taken`,
-         *       even with an identical body (codes are not idempotency keys).
+         *     - `code` is unique in the workspace and is the idempotency key: first call 201; the same
+         *       code with an identical body 200 with the stored product; with a different body 409
+         *       `product_code_taken`. (A product created by a Tally version before creates of products
+         *       replayed keeps answering 409 to every create with its code.)
          *     - At least one of the two role lists must be present and non-empty.
          *     - A role is named by `{name}` (created in the workspace on first use, reused afterwards) or
          *       by `{id}` (must exist, else 400 `unknown_role`). A role repeated in one list is kept once.
@@ -592,7 +594,7 @@ export interface components {
          *     | `payment_flow_not_found` | 404 | no | the payment flow named in the path does not exist |
          *     | `payment_not_found` | 404 | no | the payment named in the path does not exist |
          *     | `method_not_allowed` | 405 | no | the path exists but not with this method (see the `Allow` header) |
-         *     | `product_code_taken` | 409 | no | a product with this code already exists in the workspace |
+         *     | `product_code_taken` | 409 | no | a product with this code already exists in the workspace, created with another body |
          *     | `idempotency_key_reused` | 409 | no | the idempotency key (invoice id, transaction or payment-flow `external_id`, ledger or entry `ik`) was used with a different payload |
          *     | `version_conflict` | 409 | no | the version sent is not the current version; `details.current_version` gives it |
          *     | `payload_too_large` | 413 | no | the body exceeds 1 MiB |
@@ -1302,7 +1304,7 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
-        /** @description A product with this code already exists in the workspace (`product_code_taken`). */
+        /** @description A product with this code already exists in the workspace, created with another body (`product_code_taken`). Nothing changed. */
         ProductCodeTaken: {
             headers: {
                 "x-should-retry": components["headers"]["XShouldRetry"];
@@ -1946,6 +1948,15 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same code with an identical body was created before: the stored product, nothing changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductEnvelope"];
+                };
+            };
             /** @description Product created. */
             201: {
                 headers: {

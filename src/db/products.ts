@@ -9,6 +9,8 @@ export type ProductRow = {
   description: string;
   updateVersion: number;
   created: Date;
+  /** Fingerprint of the creating request; null for products created before creates replayed. */
+  requestHash: string | null;
   paidByRoles: RoleRow[];
   paidToRoles: RoleRow[];
 };
@@ -17,6 +19,7 @@ export type RoleRelation = 'paid_by' | 'paid_to';
 // Roles come back as ordered [{id, name}] arrays built in SQL, so a product is one row.
 const productColumns = (db: Db) => db`
   p.workspace_id as "workspaceId", p.id, p.code, p.description, p.update_version as "updateVersion", p.created,
+  p.request_hash as "requestHash",
   ${rolesOf(db, 'paid_by')} as "paidByRoles",
   ${rolesOf(db, 'paid_to')} as "paidToRoles"`;
 
@@ -66,15 +69,20 @@ export async function findRolesById(db: Db, workspaceId: string, ids: string[]):
 export type NewProduct = {
   code: string;
   description: string;
+  requestHash: string;
   roles: { relation: RoleRelation; roleIds: string[] }[];
 };
 
-export async function insertProduct(db: Db, workspaceId: string, product: NewProduct): Promise<string> {
+/** Inserts the product and its roles; undefined when the code was taken meanwhile (nothing written). */
+export async function insertProduct(db: Db, workspaceId: string, product: NewProduct): Promise<string | undefined> {
   const id = newId('prod');
-  await db`
+  const inserted = await db`
     /* insertProduct */
-    insert into products (workspace_id, id, code, description)
-    values (${workspaceId}, ${id}, ${product.code}, ${product.description})`;
+    insert into products (workspace_id, id, code, description, request_hash)
+    values (${workspaceId}, ${id}, ${product.code}, ${product.description}, ${product.requestHash})
+    on conflict (workspace_id, code) do nothing
+    returning id`;
+  if (inserted.length === 0) return undefined;
   const links = product.roles.flatMap(({ relation, roleIds }) =>
     roleIds.map((roleId, position) => ({ relation, roleId, position })));
   if (links.length > 0) {
