@@ -9,7 +9,7 @@ NODE_TS := node --import tsx/esm
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
-node_modules/.installed: package.json package-lock.json
+node_modules/.installed: package.json package-lock.json $(wildcard patches/*.patch)
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
