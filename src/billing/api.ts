@@ -7,7 +7,7 @@ import { cursorSigner } from '../core/cursors.js';
 import { DomainError, type Violation } from '../core/errors.js';
 import { findUnstorableText } from '../core/text.js';
 import type { Sql } from '../db/sql.js';
-import { callerOf } from '../http/bearerAuth.js';
+import { bearerRefusal, callerOf, missingToken } from '../http/bearerAuth.js';
 import { rejectUnreadBody } from '../http/bodies.js';
 import { methodNotAllowed } from '../http/errors.js';
 import { OPENAPI_PATH } from '../http/contracts.js';
@@ -44,8 +44,9 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
   backend.registerSecurityHandler('oauth2', authenticate);
   backend.registerSecurityHandler('bearerAuth', authenticate);
   backend.register({
-    unauthorizedHandler: () => {
-      throw new DomainError('unauthorized', 'A valid access token is required: send Authorization: Bearer <token>.');
+    unauthorizedHandler: (_c: OperationContext, ctx: AppContext) => {
+      // The mock takes any bearer token, so only a missing one is refused there.
+      throw options.mock ? missingToken() : bearerRefusal(ctx.get('authorization'), options.signingKey);
     },
     notFound: () => {
       throw new DomainError('route_not_found', 'No such route.');

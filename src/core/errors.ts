@@ -20,6 +20,7 @@ export const ERROR_CATALOGUE = {
   unknown_account: { status: 400, retryable: false },
   unsupported_grant_type: { status: 400, retryable: false },
   unauthorized: { status: 401, retryable: false },
+  token_expired: { status: 401, retryable: false },
   invalid_client: { status: 401, retryable: false },
   route_not_found: { status: 404, retryable: false },
   product_not_found: { status: 404, retryable: false },

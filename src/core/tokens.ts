@@ -13,22 +13,30 @@ export function issueToken(claims: TokenClaims, key: Buffer): string {
   return `${PREFIX}.${payload}.${sign(payload, key)}`;
 }
 
-/** The claims of a well-signed, unexpired token; undefined for anything else. */
-export function verifyToken(token: string, key: Buffer, nowSeconds: number): TokenClaims | undefined {
-  const [prefix, payload, signature] = token.split('.');
-  if (prefix !== PREFIX || !payload || !signature) return undefined;
+/** What a presented token is: its claims, or why it is refused (a well-signed token past its time is `expired`). */
+export type TokenCheck = { claims: TokenClaims } | { refused: 'invalid' | 'expired' };
+
+export function checkToken(token: string, key: Buffer, nowSeconds: number): TokenCheck {
+  const [prefix, payload, signature, ...rest] = token.split('.');
+  if (prefix !== PREFIX || !payload || !signature || rest.length > 0) return { refused: 'invalid' };
   const expected = Buffer.from(sign(payload, key));
   const actual = Buffer.from(signature);
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return undefined;
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return { refused: 'invalid' };
   try {
     const [workspaceId, clientId, expiresAt] = JSON.parse(Buffer.from(payload, 'base64url').toString());
     if (typeof workspaceId !== 'string' || typeof clientId !== 'string' || typeof expiresAt !== 'number') {
-      return undefined;
+      return { refused: 'invalid' };
     }
-    return expiresAt > nowSeconds ? { workspaceId, clientId, expiresAt } : undefined;
+    return expiresAt > nowSeconds ? { claims: { workspaceId, clientId, expiresAt } } : { refused: 'expired' };
   } catch {
-    return undefined;
+    return { refused: 'invalid' };
   }
+}
+
+/** The claims of a well-signed, unexpired token; undefined for anything else. */
+export function verifyToken(token: string, key: Buffer, nowSeconds: number): TokenClaims | undefined {
+  const checked = checkToken(token, key, nowSeconds);
+  return 'claims' in checked ? checked.claims : undefined;
 }
 
 function sign(payload: string, key: Buffer): string {

@@ -1,11 +1,59 @@
-import { verifyToken } from '../core/tokens.js';
+import { DomainError } from '../core/errors.js';
+import { checkToken } from '../core/tokens.js';
 import type { Caller } from './context.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const BEARER_SCHEME = /^Bearer(\s|$)/i;
+
+/**
+ * A refused bearer token, with the RFC 6750 §3 challenge its 401 carries: no `error` attribute
+ * when the request sent no bearer token at all, `error="invalid_token"` for a token that is not
+ * valid, with a description saying whether it expired (a new token helps) or is not Tally's.
+ */
+export class BearerRefusal extends DomainError {
+  readonly challenge: string;
+
+  constructor(code: 'unauthorized' | 'token_expired', message: string, challenge: string) {
+    super(code, message);
+    this.challenge = challenge;
+  }
+}
+
+const invalidToken = (description: string) => `Bearer error="invalid_token", error_description="${description}"`;
 
 /** The caller named by an `Authorization: Bearer` header with a valid, unexpired token. */
 export function callerOf(authorization: string | undefined, signingKey: Buffer): Caller | undefined {
-  const match = BEARER.exec(authorization ?? '');
-  const claims = match ? verifyToken(match[1], signingKey, Math.floor(Date.now() / 1000)) : undefined;
-  return claims && { workspaceId: claims.workspaceId, clientId: claims.clientId };
+  const checked = checkBearer(authorization, signingKey);
+  return 'caller' in checked ? checked.caller : undefined;
+}
+
+/**
+ * The caller, or why the request has none, as the error to answer: no bearer token
+ * (`unauthorized`, plain `Bearer` challenge), a well-signed token past its expiry
+ * (`token_expired`) or any other token (`unauthorized`), both with `error="invalid_token"`.
+ */
+export function checkBearer(authorization: string | undefined, signingKey: Buffer): { caller: Caller } | { refusal: BearerRefusal } {
+  const header = authorization ?? '';
+  if (!BEARER_SCHEME.test(header)) return { refusal: missingToken() };
+  const match = BEARER.exec(header);
+  const checked = match ? checkToken(match[1], signingKey, Math.floor(Date.now() / 1000)) : { refused: 'invalid' as const };
+  if ('claims' in checked) return { caller: { workspaceId: checked.claims.workspaceId, clientId: checked.claims.clientId } };
+  if (checked.refused === 'expired') {
+    return { refusal: new BearerRefusal('token_expired', 'The access token expired: obtain a new one from POST /oauth2/token.',
+      invalidToken('The access token expired')) };
+  }
+  return { refusal: new BearerRefusal('unauthorized',
+    'The access token is not valid (malformed, or not issued by this server): obtain one from POST /oauth2/token.',
+    invalidToken('The access token is malformed or was not issued by this server')) };
+}
+
+/** The error answering a request whose bearer check failed (see checkBearer). */
+export function bearerRefusal(authorization: string | undefined, signingKey: Buffer): BearerRefusal {
+  const checked = checkBearer(authorization, signingKey);
+  return 'refusal' in checked ? checked.refusal : missingToken();
+}
+
+/** No bearer token at all (no Authorization header, or another scheme): a challenge without `error`. */
+export function missingToken(): BearerRefusal {
+  return new BearerRefusal('unauthorized', 'A valid access token is required: send Authorization: Bearer <token>.', 'Bearer');
 }

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { DomainError, type ErrorCode } from '../core/errors.js';
 import { expectedFailure } from '../db/errors.js';
+import { BearerRefusal } from './bearerAuth.js';
 import type { AppContext, AppState } from './context.js';
 import type { Logger } from './log.js';
 
@@ -43,7 +44,8 @@ export function errorResponses(log: Logger, render: ErrorRenderer = restErrorBod
       ctx.body = body;
       // The official SDKs retry 409 and 5xx unless told otherwise; a conflict will not go away.
       ctx.set('x-should-retry', String(error.retryable));
-      if (error.code === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer');
+      if (error instanceof BearerRefusal) ctx.set('WWW-Authenticate', error.challenge);
+      else if (error.code === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer');
       if (error.retryable && error.status >= 429) ctx.set('Retry-After', '1');
     }
   };

@@ -5,6 +5,8 @@ import { billingOperationIds } from '../../src/billing/api.js';
 import { handlers } from '../../src/billing/handlers.js';
 import { OpenAPI31Backend } from '../../src/billing/openapi31Backend.js';
 import { PENDING_OPERATIONS } from '../../src/billing/pending.js';
+import { issueToken } from '../../src/core/tokens.js';
+import { tokenSigningKey } from '../../src/db/workspaces.js';
 import { normalize } from '../support/normalize.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { loadExampleCases, loadSpec, type ExampleCase } from './billingExamples.js';
@@ -41,6 +43,10 @@ async function replay(example: ExampleCase, prefix: string) {
   const query = new URLSearchParams(input.query).toString();
   const headers: Record<string, string> = {};
   if (example.security === 'bearer') headers.authorization = `Bearer ${workspace.token}`;
+  if (example.security === 'expired') {
+    const claims = { workspaceId: workspace.workspaceId, clientId: workspace.clientId, expiresAt: Math.floor(Date.now() / 1000) - 60 };
+    headers.authorization = `Bearer ${issueToken(claims, await tokenSigningKey(server.db.sql))}`;
+  }
   if (example.security === 'basic') {
     headers.authorization = `Basic ${Buffer.from(`${workspace.clientId}:${workspace.clientSecret}`).toString('base64')}`;
   }

@@ -19,7 +19,8 @@ export type ExampleCase = {
   path: string;
   /** True for billing routes (served under /billing and unprefixed); false for root-only routes. */
   billing: boolean;
-  security: 'bearer' | 'basic' | 'none';
+  /** `expired`: a bearer token of the workspace's client, signed by the server, whose expiry has passed. */
+  security: 'bearer' | 'basic' | 'none' | 'expired';
   mediaType?: string;
   pathParams: Record<string, string>;
   query: Record<string, string>;
@@ -59,6 +60,7 @@ export function loadExampleCases(spec: Json = loadSpec()): ExampleCase[] {
           path: route,
           billing: !item['x-tally-outside-billing'],
           security: security.length === 0 || response.credentials === 'none' ? 'none'
+            : response.credentials === 'expired' ? 'expired'
             : security.some((s: Json) => 'basicAuth' in s) ? 'basic' : 'bearer',
           mediaType,
           pathParams: Object.fromEntries(params.filter((p: Json) => p.in === 'path').map((p: Json) => [p.name, valueOf(p)])),

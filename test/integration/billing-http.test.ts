@@ -1,5 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueToken } from '../../src/core/tokens.js';
+import { tokenSigningKey } from '../../src/db/workspaces.js';
 import { rest } from '../support/rest.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
@@ -16,18 +18,64 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
+const INVALID_TOKEN = 'Bearer error="invalid_token", error_description="The access token is malformed or was not issued by this server"';
+const EXPIRED_TOKEN = 'Bearer error="invalid_token", error_description="The access token expired"';
+
+/** A token of the workspace's client, signed by the server, that expired a minute ago. */
+async function expiredToken(workspace: TestWorkspace): Promise<string> {
+  const claims = { workspaceId: workspace.workspaceId, clientId: workspace.clientId, expiresAt: Math.floor(Date.now() / 1000) - 60 };
+  return issueToken(claims, await tokenSigningKey(server.db.sql));
+}
+
 describe('authentication', () => {
   it.each([
-    ['no token', {}],
-    ['a malformed token', { authorization: 'Bearer nonsense' }],
-    ['a token signed by someone else', { authorization: 'Bearer tly1.WyJ3c18xIiwiYyIsOTk5OTk5OTk5OV0.AAAA' }],
-    ['basic credentials instead of a token', { authorization: 'Basic dXNlcjpwYXNz' }],
-  ])('answers 401 unauthorized to %s, under both prefixes', async (_label, headers) => {
+    ['no token', {}, 'Bearer'],
+    ['basic credentials instead of a token', { authorization: 'Basic dXNlcjpwYXNz' }, 'Bearer'],
+    ['a malformed token', { authorization: 'Bearer nonsense' }, INVALID_TOKEN],
+    ['a bearer header without a token', { authorization: 'Bearer' }, INVALID_TOKEN],
+    ['a token signed by someone else', { authorization: 'Bearer tly1.WyJ3c18xIiwiYyIsOTk5OTk5OTk5OV0.AAAA' }, INVALID_TOKEN],
+  ])('answers 401 unauthorized to %s, under both prefixes, with the RFC 6750 challenge', async (_label, headers, challenge) => {
     for (const path of ['/billing/products', '/products']) {
       const response = await fetch(`${server.baseUrl}${path}`, { headers });
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      expect(response.headers.get('www-authenticate')).toBe(challenge);
       expect(await response.json()).toMatchObject({ code: 'unauthorized', retryable: false });
+    }
+  });
+
+  it('answers an expired token 401 token_expired with error="invalid_token", on REST and GraphQL', async () => {
+    const token = await expiredToken(alice);
+    for (const path of ['/billing/products', '/products']) {
+      const response = await fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe(EXPIRED_TOKEN);
+      expect(response.headers.get('x-should-retry')).toBe('false');
+      expect(await response.json()).toMatchObject({ code: 'token_expired', retryable: false, message: expect.stringContaining('expired') });
+    }
+    const graphql = await fetch(`${server.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ workspace { id } }' }),
+    });
+    expect(graphql.status).toBe(401);
+    expect(graphql.headers.get('www-authenticate')).toBe(EXPIRED_TOKEN);
+    expect(await graphql.json()).toMatchObject({ errors: [{ extensions: { code: 'token_expired', retryable: false } }] });
+    // The same token, unexpired, is accepted: only the time differs.
+    const fresh = issueToken({ workspaceId: alice.workspaceId, clientId: alice.clientId, expiresAt: Math.floor(Date.now() / 1000) + 60 },
+      await tokenSigningKey(server.db.sql));
+    expect((await fetch(`${server.baseUrl}/billing/products`, { headers: { authorization: `Bearer ${fresh}` } })).status).toBe(200);
+  });
+
+  it('answers GraphQL without a token or with a bad one with the same challenges', async () => {
+    for (const [authorization, challenge] of [[undefined, 'Bearer'], ['Bearer nonsense', INVALID_TOKEN]] as const) {
+      const response = await fetch(`${server.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body: JSON.stringify({ query: '{ workspace { id } }' }),
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe(challenge);
+      expect(await response.json()).toMatchObject({ errors: [{ extensions: { code: 'unauthorized' } }] });
     }
   });
 
