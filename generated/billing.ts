@@ -170,12 +170,16 @@ export interface paths {
          *     before their first call.
          *
          *     Rules:
-         *     - Authenticate with HTTP Basic `client_id:client_secret`. Missing or wrong credentials are
-         *       401 `invalid_client` with `WWW-Authenticate: Basic realm="tally"`.
+         *     - Authenticate the client with HTTP Basic `client_id:client_secret` (each part
+         *       form-urlencoded first, RFC 6749 §2.3.1), or with `client_id` and `client_secret` in the
+         *       form body (`client_secret_post`, same section). One request uses one method: Basic
+         *       together with a form `client_secret` is 400 `invalid_request`, and so is a form
+         *       `client_secret` without `client_id`. Missing or wrong credentials are 401
+         *       `invalid_client` with `WWW-Authenticate: Basic realm="tally"`.
          *     - The form body must carry `grant_type=client_credentials`; another grant type is 400
          *       `unsupported_grant_type`, a missing one or an unknown field 400 `invalid_request`.
-         *       `client_id`, if sent, must equal the Basic user name (else 401 `invalid_client`); `scope`
-         *       is accepted and ignored.
+         *       With Basic, `client_id`, if sent, must equal the Basic user name (else 401
+         *       `invalid_client`); `scope` is accepted and ignored.
          *     - The answer is `{access_token, token_type: "Bearer", expires_in}` (3600 by default) with
          *       `Cache-Control: no-store`; no refresh token. The token is valid for the client's workspace
          *       for `expires_in` seconds; request a new one when it expires.
@@ -1142,9 +1146,11 @@ export interface components {
          * @description ISO 8601 / RFC 3339 instant. Requests may use any offset; responses are always UTC with millisecond precision and a `Z` suffix (e.g. `2026-11-02T09:00:00.000Z`).
          */
         Timestamp: string;
-        /** @description Form fields of the token request. `scope` is accepted and ignored (there are no scopes). `client_id`, when given, must equal the client id of the Basic credentials (else 401 `invalid_client`). */
+        /** @description Form fields of the token request. `scope` is accepted and ignored (there are no scopes). With HTTP Basic, `client_id`, when given, must equal the client id of the Basic credentials (else 401 `invalid_client`) and `client_secret` must be absent. Without an Authorization header, `client_id` and `client_secret` authenticate the client (`client_secret_post`). */
         TokenRequest: {
             client_id?: string;
+            /** @description The client secret, when the client authenticates in the form body instead of with HTTP Basic. */
+            client_secret?: string;
             grant_type: components["schemas"]["GrantType"];
             scope?: string;
         };
@@ -1661,7 +1667,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponse"];
                 };
             };
-            /** @description Missing or unknown form fields (`invalid_request`) or another grant type (`unsupported_grant_type`). */
+            /** @description Missing or unknown form fields, or two client authentication methods in one request (`invalid_request`), or another grant type (`unsupported_grant_type`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1670,7 +1676,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Unknown client, wrong secret, missing Basic credentials or mismatching `client_id` (`invalid_client`). */
+            /** @description Unknown client, wrong secret, no client credentials (neither Basic nor form), or a form `client_id` that differs from the Basic user name (`invalid_client`). */
             401: {
                 headers: {
                     "WWW-Authenticate": components["headers"]["WwwAuthenticate"];

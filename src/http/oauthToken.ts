@@ -21,13 +21,15 @@ const OAUTH_ERROR: Partial<Record<ErrorCode, string>> = {
   deadline_exceeded: 'temporarily_unavailable',
 };
 
-const FORM_FIELDS = new Set(['grant_type', 'scope', 'client_id']);
+const FORM_FIELDS = new Set(['grant_type', 'scope', 'client_id', 'client_secret']);
 
 /**
- * POST /oauth2/token, the client-credentials grant exactly as the official SDKs send it: HTTP Basic
+ * POST /oauth2/token, the client-credentials grant as the official SDKs send it: HTTP Basic
  * client_id:client_secret and a form body grant_type=client_credentials (optional scope, which is
- * ignored, and client_id, which must then name the same client). Every answer, success or
- * failure, has the RFC 6749 shape; failures also carry our catalogue fields.
+ * ignored, and client_id, which must then name the same client). The client may instead send
+ * client_id and client_secret in the form body (RFC 6749 §2.3.1, client_secret_post); one
+ * request uses one method, so Basic and a form client_secret together are invalid_request.
+ * Every answer, success or failure, has the RFC 6749 shape; failures also carry our catalogue fields.
  */
 export function oauthToken(options: TokenEndpointOptions): Middleware<AppState> {
   const verifySecret = secretVerifier();
@@ -43,10 +45,7 @@ export function oauthToken(options: TokenEndpointOptions): Middleware<AppState> 
       if (form.grant_type !== 'client_credentials') {
         throw new DomainError('unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
       }
-      const credentials = basicCredentials(ctx.get('authorization'));
-      if (form.client_id !== undefined && form.client_id !== credentials.clientId) {
-        throw new DomainError('invalid_client', 'client_id does not match the authenticated client.');
-      }
+      const credentials = clientCredentials(ctx.get('authorization'), form);
       const client = await findClient(options.sql, credentials.clientId);
       if (!client || !(await verifySecret(client.clientId, credentials.clientSecret, client.secretHash))) {
         throw new DomainError('invalid_client', 'Unknown client or wrong secret.');
@@ -96,12 +95,33 @@ function readForm(body: unknown): Record<string, string> {
   return form;
 }
 
+/** The client's credentials, from HTTP Basic or from the form body (never both). */
+function clientCredentials(authorization: string, form: Record<string, string>): { clientId: string; clientSecret: string } {
+  if (form.client_secret !== undefined) {
+    if (authorization) {
+      throw new DomainError('invalid_request',
+        'Authenticate the client one way: HTTP Basic, or client_id and client_secret in the form body, not both.');
+    }
+    if (form.client_id === undefined) throw new DomainError('invalid_request', 'client_secret in the form body needs client_id beside it.');
+    if (!form.client_id) throw new DomainError('invalid_client', 'client_id is empty.');
+    return { clientId: form.client_id, clientSecret: form.client_secret };
+  }
+  const credentials = basicCredentials(authorization);
+  if (form.client_id !== undefined && form.client_id !== credentials.clientId) {
+    throw new DomainError('invalid_client', 'client_id does not match the authenticated client.');
+  }
+  return credentials;
+}
+
 const BASIC = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i;
 
 /** HTTP Basic client credentials (RFC 6749 §2.3.1: each part form-urlencoded before joining). */
 function basicCredentials(header: string): { clientId: string; clientSecret: string } {
   const match = BASIC.exec(header);
-  if (!match) throw new DomainError('invalid_client', 'Client authentication is required (HTTP Basic).');
+  if (!match) {
+    throw new DomainError('invalid_client',
+      'Client authentication is required: HTTP Basic client_id:client_secret, or client_id and client_secret in the form body.');
+  }
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   let credentials: { clientId: string; clientSecret: string } | undefined;

@@ -66,6 +66,52 @@ describe('POST /oauth2/token', () => {
     expect(answer.body).toMatchObject({ error, error_description: expect.any(String), code: error, retryable: false });
   });
 
+  describe('client_secret_post (client_id and client_secret in the form body, RFC 6749 §2.3.1)', () => {
+    const form = (fields: Record<string, string>) => new URLSearchParams({ grant_type: 'client_credentials', ...fields }).toString();
+
+    it('issues a token like HTTP Basic does, and the token works', async () => {
+      const ok = await tokenRequest(undefined, form({ client_id: alice.clientId, client_secret: alice.clientSecret, scope: 'x' }));
+      expect(ok.status).toBe(200);
+      expect(ok.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, access_token: expect.any(String) });
+      expect(ok.headers.get('cache-control')).toBe('no-store');
+      const products = await fetch(`${server.baseUrl}/billing/products`, { headers: { authorization: `Bearer ${ok.body.access_token}` } });
+      expect(products.status).toBe(200);
+      // Under the /billing prefix too.
+      const prefixed = await fetch(`${server.baseUrl}/billing/oauth2/token`, {
+        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form({ client_id: alice.clientId, client_secret: alice.clientSecret }),
+      });
+      expect(prefixed.status).toBe(200);
+    });
+
+    it.each([
+      ['a wrong secret', () => ({ client_id: alice.clientId, client_secret: 'nope' })],
+      ['an unknown client', () => ({ client_id: 'client_000', client_secret: 'nope' })],
+      ['an empty client id', () => ({ client_id: '', client_secret: 'nope' })],
+      ['an empty secret', () => ({ client_id: alice.clientId, client_secret: '' })],
+      ['only a client id', () => ({ client_id: alice.clientId })],
+    ])('answers %s with 401 invalid_client', async (_label, fields) => {
+      const answer = await tokenRequest(undefined, form(fields()));
+      expect(answer.status).toBe(401);
+      expect(answer.body).toMatchObject({ error: 'invalid_client', code: 'invalid_client', retryable: false });
+      expect(answer.headers.get('www-authenticate')).toBe('Basic realm="tally"');
+    });
+
+    it.each([
+      ['a secret without a client id', () => [undefined, { client_secret: alice.clientSecret }]],
+      ['HTTP Basic and form credentials of different clients', () => [basic(`${alice.clientId}:${alice.clientSecret}`), { client_id: 'another', client_secret: 'other' }]],
+      ['HTTP Basic and the same credentials in the form', () => [basic(`${alice.clientId}:${alice.clientSecret}`), { client_id: alice.clientId, client_secret: alice.clientSecret }]],
+      ['a Bearer header and form credentials', () => ['Bearer abc', { client_id: alice.clientId, client_secret: alice.clientSecret }]],
+      ['a NUL in the secret', () => [undefined, { client_id: alice.clientId, client_secret: 'a\u0000b' }]],
+      ['a repeated secret', () => [undefined, { client_id: alice.clientId, client_secret: alice.clientSecret }, `&client_secret=${alice.clientSecret}`]],
+    ] as [string, () => [string | undefined, Record<string, string>, string?]][])('refuses %s with 400 invalid_request', async (_label, input) => {
+      const [authorization, fields, extra = ''] = input();
+      const answer = await tokenRequest(authorization, form(fields) + extra);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ error: 'invalid_request', code: 'invalid_request', error_description: expect.any(String), retryable: false });
+    });
+  });
+
   it.each([
     ['JSON', 'application/json', '{"grant_type":"client_credentials"}', 415, 'unsupported_media_type'],
     ['malformed JSON', 'application/json', '{"grant_type":', 400, 'malformed_json'],
