@@ -18,6 +18,7 @@ import { requestLog } from './http/requestLog.js';
 import { graphqlAuth } from './ledger/graphqlAuth.js';
 import { graphqlErrors } from './ledger/graphqlErrors.js';
 import { graphqlEndpoint } from './ledger/graphqlHttp.js';
+import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './ledger/limits.js';
 import { buildLedgerSchema } from './ledger/schema.js';
 import { cursorSigner } from './core/cursors.js';
 import { DEFAULT_CORS_ORIGINS } from './config.js';
@@ -37,6 +38,8 @@ export type AppOptions = {
   publicUrl?: string;
   /** The pool's size, reported by /metrics. */
   databasePoolMax?: number;
+  /** What one GraphQL request may ask for; default: DEFAULT_DOCUMENT_LIMITS. */
+  graphqlLimits?: DocumentLimits;
 };
 
 /** Middleware order and routes; no logic lives here. */
@@ -62,6 +65,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   router.get('/openapi.yaml', serveOpenApi(options.publicUrl));
   const graphql = graphqlEndpoint({
     schema: ledgerSchema, sql, log, cursors: cursorSigner(signingKey), documentCacheSize: options.documentCacheSize,
+    limits: options.graphqlLimits ?? DEFAULT_DOCUMENT_LIMITS,
   });
   // A browser opening /graphql gets the IDE; GraphQL clients (JSON) go on to the endpoint.
   router.get('/graphql', (ctx, next) => (ctx.query.query === undefined && ctx.accepts('application/json', 'text/html') === 'text/html'

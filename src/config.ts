@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE } from './http/inFlight.js';
+import { DEFAULT_DOCUMENT_LIMITS, DOCUMENT_LIMIT_VARIABLES, type DocumentLimit, type DocumentLimits } from './ledger/limits.js';
 
 export type Config = {
   port: number;
@@ -27,6 +28,8 @@ export type Config = {
   balanceFoldIntervalMs: number;
   /** Queued balance deltas folded per transaction. */
   balanceFoldBatchSize: number;
+  /** What one GraphQL request may ask for (GRAPHQL_MAX_*). */
+  graphqlLimits: DocumentLimits;
 };
 
 /** A local frontend on any port may call the sandbox with a bearer token. */
@@ -92,6 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     balanceFoldIntervalMs: integer('BALANCE_FOLD_INTERVAL_MS', 200, 10, 60_000),
     balanceFoldBatchSize: integer('BALANCE_FOLD_BATCH_SIZE', 5000, 1, 100_000),
+    graphqlLimits: Object.fromEntries((Object.keys(DEFAULT_DOCUMENT_LIMITS) as DocumentLimit[]).map((limit) =>
+      [limit, integer(DOCUMENT_LIMIT_VARIABLES[limit], DEFAULT_DOCUMENT_LIMITS[limit], 1, 10_000_000)])) as DocumentLimits,
   };
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;

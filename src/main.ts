@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const app = await createApp({
     sql, signingKey: await tokenSigningKey(sql), tokenTtlSeconds: config.tokenTtlSeconds, log,
     maxInFlightPerWorkspace: config.maxInFlightPerWorkspace, corsOrigins: config.corsOrigins, publicUrl: config.publicUrl,
-    databasePoolMax: config.databasePoolMax,
+    databasePoolMax: config.databasePoolMax, graphqlLimits: config.graphqlLimits,
   });
   const fold = startBalanceFold(sql, log, { intervalMs: config.balanceFoldIntervalMs, batchSize: config.balanceFoldBatchSize });
   const server = app.listen(config.port, config.host);

@@ -18,10 +18,14 @@ export type GqlContext = {
   load: Loaders;
 };
 
-export type GqlServices = { sql: Sql; log: Logger; cursors: CursorSigner };
+export type GqlServices = {
+  sql: Sql; log: Logger; cursors: CursorSigner;
+  /** Page sizes one request may ask for in all (the `listItems` limit). */
+  maxListItems: number;
+};
 
 export function createGqlContext(services: GqlServices, caller: Caller, requestId: string): GqlContext {
-  const charge = listItemBudget();
+  const charge = listItemBudget(services.maxListItems);
   return {
     sql: services.sql,
     caller,

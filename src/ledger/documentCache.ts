@@ -1,5 +1,5 @@
 import { GraphQLError, parse, validate, type DocumentNode, type ValidationRule } from 'graphql';
-import { DOCUMENT_LIMITS, documentLimitRules, limitExceeded } from './limits.js';
+import { DEFAULT_DOCUMENT_LIMITS, documentLimitRules, limitExceeded, type DocumentLimits } from './limits.js';
 import { withMutationTypenames } from './mutationTypenames.js';
 import { unstorableTextRule } from './textRule.js';
 
@@ -16,7 +16,15 @@ export type DocumentCache = {
   validate: typeof validate;
 };
 
-export function createDocumentCache(maxDocuments = MAX_DOCUMENTS, maxSourceCharacters = MAX_SOURCE_CHARACTERS): DocumentCache {
+export type DocumentCacheOptions = {
+  maxDocuments?: number;
+  maxSourceCharacters?: number;
+  limits?: DocumentLimits;
+};
+
+export function createDocumentCache(options: DocumentCacheOptions = {}): DocumentCache {
+  const { maxDocuments = MAX_DOCUMENTS, maxSourceCharacters = MAX_SOURCE_CHARACTERS, limits = DEFAULT_DOCUMENT_LIMITS } = options;
+  const limitRules = documentLimitRules(limits);
   const parsed = new Map<string, DocumentNode>();
   let cachedCharacters = 0;
   const validated = new WeakMap<DocumentNode, readonly GraphQLError[]>();
@@ -43,7 +51,7 @@ export function createDocumentCache(maxDocuments = MAX_DOCUMENTS, maxSourceChara
       parsed.set(source, hit);
       return hit;
     }
-    const document = withMutationTypenames(parseWithinLimits(source));
+    const document = withMutationTypenames(parseWithinLimits(source, limits.tokens));
     remember(source, document);
     return document;
   }) as typeof parse;
@@ -54,7 +62,7 @@ export function createDocumentCache(maxDocuments = MAX_DOCUMENTS, maxSourceChara
     if (hit) return hit;
     // Limits first and alone: graphql's own rules (overlapping fields, above all) are superlinear
     // on the documents the limits refuse.
-    const refused = validate(schema, document, [...documentLimitRules, unstorableTextRule]);
+    const refused = validate(schema, document, [...limitRules, unstorableTextRule]);
     const errors = refused.length > 0 ? refused : validate(schema, document, rules);
     // Only documents that validate stay cached: those are what clients send again and again,
     // while invalid ones (typos, attacks) would fill the cache with their ASTs and errors.
@@ -66,12 +74,12 @@ export function createDocumentCache(maxDocuments = MAX_DOCUMENTS, maxSourceChara
   return { parse: cachedParse, validate: cachedValidate };
 }
 
-function parseWithinLimits(source: string): DocumentNode {
+function parseWithinLimits(source: string, maxTokens: number): DocumentNode {
   try {
-    return parse(source, { maxTokens: DOCUMENT_LIMITS.tokens });
+    return parse(source, { maxTokens });
   } catch (error) {
     if (error instanceof GraphQLError && error.message.includes('tokens. Parsing aborted')) {
-      throw limitExceeded('tokens', `The document has more than ${DOCUMENT_LIMITS.tokens} tokens`);
+      throw limitExceeded('tokens', maxTokens, `The document has more than ${maxTokens} tokens`);
     }
     throw error;
   }

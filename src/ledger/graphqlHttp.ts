@@ -10,6 +10,7 @@ import { countGraphqlOperation, graphqlOperationName } from '../http/metrics.js'
 import { createGqlContext, type GqlContext, type GqlServices } from './context.js';
 import { createDocumentCache } from './documentCache.js';
 import { graphqlErrorBody, responseMediaType, transportError } from './graphqlErrors.js';
+import type { DocumentLimits } from './limits.js';
 
 type Request = GraphqlRequest<IncomingMessage, AppState>;
 
@@ -18,14 +19,21 @@ type Request = GraphqlRequest<IncomingMessage, AppState>;
  * shapes every answer: cached and limited documents, an `extensions.code` on every error, and
  * transport failures (405, 406, 415) in the GraphQL response shape rather than an empty body.
  */
-export function graphqlEndpoint(options: GqlServices & { schema: GraphQLSchema; documentCacheSize?: number }): Middleware<AppState> {
-  const cache = createDocumentCache(options.documentCacheSize);
+export type GraphqlEndpointOptions = Omit<GqlServices, 'maxListItems'> & {
+  schema: GraphQLSchema;
+  documentCacheSize?: number;
+  limits: DocumentLimits;
+};
+
+export function graphqlEndpoint(options: GraphqlEndpointOptions): Middleware<AppState> {
+  const cache = createDocumentCache({ maxDocuments: options.documentCacheSize, limits: options.limits });
+  const services: GqlServices = { ...options, maxListItems: options.limits.listItems };
   const handle = createHandler<IncomingMessage, AppState, GqlContext>({
     schema: options.schema,
     parse: cache.parse,
     validate: cache.validate,
     parseRequestParams: parseAndCheckParams,
-    context: (req) => createGqlContext(options, req.context.caller!, req.context.requestId),
+    context: (req) => createGqlContext(services, req.context.caller!, req.context.requestId),
     onOperation: (req, args, result) => {
       // Metrics: the operation by its (bounded) name and its type.
       const operation = getOperationAST(args.document, args.operationName);

@@ -5,65 +5,86 @@ import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { GraphQLError, type ValidationContext, type ValidationRule } from 'graphql';
 import { DomainError } from '../core/errors.js';
 
-// What one GraphQL document may ask for. Each limit sits well above what the official SDK's and
-// our examples' documents need (test/unit/graphql-limits.test.ts measures them) and far below what
-// it takes to keep a server busy: a refusal costs microseconds, an accepted document is bounded.
-// The same numbers are stated in the description of `schema` in spec/ledger.graphql.
-export const DOCUMENT_LIMITS = {
+// What one GraphQL request may ask for. Cost and list items are the guards that bound the work;
+// the others bound the document itself. Each default sits well above what the official SDK's
+// documents and a dashboard reading 50 accounts x 4 balance fields need (measured by
+// test/unit/graphql-limits.test.ts) and far below what it takes to keep a server busy.
+// The defaults are stated in the description of `schema` in spec/ledger.graphql and in the README.
+export type DocumentLimits = {
   /** Lexical tokens in the document, enforced by graphql's parser as it reads. */
-  tokens: 5000,
+  tokens: number;
   /** Nesting of selections, fragments expanded. */
-  depth: 20,
+  depth: number;
   /** Aliased fields, fragments expanded. */
-  aliases: 30,
+  aliases: number;
   /** Directives, fragments expanded. */
-  directives: 20,
+  directives: number;
   /** Weighted fields, multiplied by the page size (`first`/`last`) of the lists they sit in. */
+  cost: number;
+  /**
+   * Page sizes a request may ask for in all, counted as its list fields resolve. The cost rule cannot
+   * see a page size passed in a variable (or the default of 20); this bound holds whatever was sent.
+   */
+  listItems: number;
+};
+
+export type DocumentLimit = keyof DocumentLimits;
+
+export const DEFAULT_DOCUMENT_LIMITS: Readonly<DocumentLimits> = {
+  tokens: 10_000,
+  depth: 20,
+  aliases: 500,
+  directives: 20,
   cost: 50_000,
-} as const;
+  listItems: 10_000,
+};
 
-export type DocumentLimit = keyof typeof DOCUMENT_LIMITS;
+/** The environment variable that sets each limit (read by config.ts). */
+export const DOCUMENT_LIMIT_VARIABLES: Readonly<Record<DocumentLimit, string>> = {
+  tokens: 'GRAPHQL_MAX_TOKENS',
+  depth: 'GRAPHQL_MAX_DEPTH',
+  aliases: 'GRAPHQL_MAX_ALIASES',
+  directives: 'GRAPHQL_MAX_DIRECTIVES',
+  cost: 'GRAPHQL_MAX_COST',
+  listItems: 'GRAPHQL_MAX_LIST_ITEMS',
+};
 
-/**
- * Page sizes a request may ask for in all, counted as its list fields resolve. The cost rule cannot
- * see a page size passed in a variable (or the default of 20); this bound holds whatever was sent.
- */
-export const LIST_ITEMS_PER_REQUEST = 10_000;
-
-export function limitExceeded(limit: DocumentLimit, message: string): GraphQLError {
-  return new GraphQLError(`${message} (limit ${limit}: at most ${DOCUMENT_LIMITS[limit]}).`, {
-    extensions: { code: 'query_too_complex', limit, max: DOCUMENT_LIMITS[limit] },
+export function limitExceeded(limit: DocumentLimit, max: number, message: string): GraphQLError {
+  return new GraphQLError(`${message} (limit ${limit}: at most ${max}).`, {
+    extensions: { code: 'query_too_complex', limit, max },
   });
 }
 
-/** Counts the page sizes one request asks for; throws the typed error past LIST_ITEMS_PER_REQUEST. */
-export function listItemBudget(): (pageSize: number) => void {
+/** Counts the page sizes one request asks for; throws the typed error past `max`. */
+export function listItemBudget(max: number): (pageSize: number) => void {
   let asked = 0;
   return (pageSize) => {
     asked += pageSize;
-    if (asked > LIST_ITEMS_PER_REQUEST) {
+    if (asked > max) {
       throw new DomainError('query_too_complex',
-        `The lists of this request ask for more than ${LIST_ITEMS_PER_REQUEST} items in all (limit listItems); ask for fewer or smaller pages.`,
-        { limit: 'listItems', max: LIST_ITEMS_PER_REQUEST });
+        `The lists of this request ask for more than ${max} items in all (limit listItems); ask for fewer or smaller pages.`,
+        { limit: 'listItems', max });
     }
   };
 }
 
 /** Reports a refusal of one of the armor rules as our typed error instead of letting it throw. */
-function reportAs(limit: DocumentLimit) {
+function reportAs(limit: DocumentLimit, max: number) {
   return {
     propagateOnRejection: false,
     exposeLimits: true,
     onReject: [(context: ValidationContext | null, error: GraphQLError) => {
-      context?.reportError(limitExceeded(limit, error.message.replace(/^Syntax Error: /, '').replace(/\.$/, '')));
+      context?.reportError(limitExceeded(limit, max, error.message.replace(/^Syntax Error: /, '').replace(/\.$/, '')));
     }],
   };
 }
 
 /** Rules that run before graphql's own (and instead of them when one fails): all linear in the document. */
-export const documentLimitRules: ValidationRule[] = [
-  maxDepthRule({ n: DOCUMENT_LIMITS.depth, ignoreIntrospection: false, ...reportAs('depth') }) as ValidationRule,
-  maxAliasesRule({ n: DOCUMENT_LIMITS.aliases, ...reportAs('aliases') }) as ValidationRule,
-  maxDirectivesRule({ n: DOCUMENT_LIMITS.directives, ...reportAs('directives') }) as ValidationRule,
-  costLimitRule({ maxCost: DOCUMENT_LIMITS.cost, ignoreIntrospection: false, ...reportAs('cost') }) as ValidationRule,
-];
+export function documentLimitRules(limits: DocumentLimits): ValidationRule[] {
+  return [
+    maxDepthRule({ n: limits.depth, ignoreIntrospection: false, ...reportAs('depth', limits.depth) }) as ValidationRule,
+    maxAliasesRule({ n: limits.aliases, ...reportAs('aliases', limits.aliases) }) as ValidationRule,
+    maxDirectivesRule({ n: limits.directives, ...reportAs('directives', limits.directives) }) as ValidationRule,
+    costLimitRule({ maxCost: limits.cost, ignoreIntrospection: false, ...reportAs('cost', limits.cost) }) as ValidationRule,
+  ];
+}

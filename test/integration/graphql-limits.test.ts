@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCUMENT_LIMITS, LIST_ITEMS_PER_REQUEST } from '../../src/ledger/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS as DOCUMENT_LIMITS } from '../../src/ledger/limits.js';
 import { gql } from '../support/graphql.js';
 import { ATTACKS } from '../support/graphqlAttacks.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
@@ -33,9 +33,21 @@ describe('document limits', () => {
     expect(named?.message).toContain(`limit ${limit}`);
   });
 
+  it('answers a dashboard reading four balances of each of 50 accounts in one document', async () => {
+    await gql(server.baseUrl, alice.token, 'mutation { createLedger(ik: "dash", ledger: { name: "Dashboard" }) { __typename } }');
+    const accounts = range(50).map((i) => `{ ik: "a${i}", name: "A${i}", type: asset }`).join(', ');
+    await gql(server.baseUrl, alice.token, `mutation { createLedgerAccounts(ledger: { ik: "dash" }, ledgerAccounts: [${accounts}]) { __typename } }`);
+    const query = `query Dashboard { ${range(50).map((i) => `a${i}: ledgerAccount(ledgerAccount: { path: "a${i}", ledger: { ik: "dash" } }) {
+      own: ownBalance children: childBalance total: balance lastMonth: balance(at: "2026-10") }`).join(' ')} }`;
+    const answer = await gql(server.baseUrl, alice.token, query);
+    expect(answer.body.errors).toBeUndefined();
+    expect(Object.keys(answer.body.data)).toHaveLength(50);
+    expect(answer.body.data.a49).toEqual({ own: '0', children: '0', total: '0', lastMonth: '0' });
+  });
+
   it('bounds the list items of one request even when page sizes come in variables', async () => {
     await gql(server.baseUrl, alice.token, 'mutation { storeSchema(schema: { key: "s", chartOfAccounts: { accounts: [{ key: "cash", type: asset }] } }) { __typename } }');
-    const ledgers = Math.ceil(LIST_ITEMS_PER_REQUEST / 200) + 5;
+    const ledgers = Math.ceil(DOCUMENT_LIMITS.listItems / 200) + 5;
     for (const i of range(ledgers)) {
       await gql(server.baseUrl, alice.token, `mutation { createLedger(ik: "l${i}", ledger: { name: "L" }, schema: { key: "s" }) { __typename } }`);
     }
@@ -43,8 +55,26 @@ describe('document limits', () => {
       'query($n: Int) { ledgers(first: $n) { nodes { schema { ledgers(first: $n) { nodes { id } } } } } }', { n: 200 });
     const codes = new Set(answer.body.errors?.map((error: { extensions: { code: string } }) => error.extensions.code));
     expect(codes).toEqual(new Set(['query_too_complex']));
-    expect(answer.body.errors?.[0]?.extensions).toMatchObject({ limit: 'listItems', max: LIST_ITEMS_PER_REQUEST });
+    expect(answer.body.errors?.[0]?.extensions).toMatchObject({ limit: 'listItems', max: DOCUMENT_LIMITS.listItems });
     // The lists within the budget were answered.
     expect(answer.body.data.ledgers.nodes.filter((node: unknown) => node !== null).length).toBeGreaterThan(0);
+  });
+});
+
+describe('limits set by the operator', () => {
+  it('refuse at the configured maximum and name it in the error', async () => {
+    const strict = await startTestServer({ graphqlLimits: { ...DOCUMENT_LIMITS, aliases: 3, listItems: 50 } });
+    try {
+      const bob = await strict.workspace('Bob');
+      const fine = await gql(strict.baseUrl, bob.token, '{ a: workspace { id } b: workspace { id } c: workspace { id } }');
+      expect(fine.body.errors).toBeUndefined();
+      const refused = await gql(strict.baseUrl, bob.token, '{ a: workspace { id } b: workspace { id } c: workspace { id } d: workspace { id } }');
+      expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'query_too_complex', limit: 'aliases', max: 3 });
+      expect(refused.body.errors?.[0]?.message).toContain('limit aliases: at most 3');
+      const lists = await gql(strict.baseUrl, bob.token, 'query($n: Int) { ledgers(first: $n) { nodes { id } } }', { n: 51 });
+      expect(lists.body.errors?.[0]?.extensions).toMatchObject({ code: 'query_too_complex', limit: 'listItems', max: 50 });
+    } finally {
+      await strict.close();
+    }
   });
 });

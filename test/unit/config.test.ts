@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { DEFAULT_DOCUMENT_LIMITS } from '../../src/ledger/limits.js';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {
     expect(loadConfig({})).toMatchObject({
       port: 8080, ephemeral: false, tokenTtlSeconds: 3600, bootstrap: undefined, requestTimeoutMs: 10_000, maxInFlightPerWorkspace: 64,
     });
+  });
+
+  it('reads every GraphQL limit from its own variable, the others keeping their defaults', () => {
+    const config = loadConfig({ GRAPHQL_MAX_ALIASES: '1000', GRAPHQL_MAX_LIST_ITEMS: '500', GRAPHQL_MAX_TOKENS: '20000' });
+    expect(config.graphqlLimits).toEqual({ ...DEFAULT_DOCUMENT_LIMITS, aliases: 1000, listItems: 500, tokens: 20_000 });
+    expect(loadConfig({}).graphqlLimits).toEqual(DEFAULT_DOCUMENT_LIMITS);
   });
 
   it('reads the bootstrap client and the ephemeral flag', () => {
@@ -22,6 +29,8 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ REQUEST_TIMEOUT_MS: '5' }, /REQUEST_TIMEOUT_MS/],
     [{ WORKSPACE_MAX_IN_FLIGHT: '0' }, /WORKSPACE_MAX_IN_FLIGHT/],
+    [{ GRAPHQL_MAX_ALIASES: '0' }, /GRAPHQL_MAX_ALIASES/],
+    [{ GRAPHQL_MAX_COST: 'lots' }, /GRAPHQL_MAX_COST/],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -6,7 +6,7 @@ const schema = buildSchema('type Query { hello: String }');
 
 describe('GraphQL document cache', () => {
   it('parses a query text once and validates a document once', () => {
-    const cache = createDocumentCache(10);
+    const cache = createDocumentCache({ maxDocuments: 10 });
     const first = cache.parse('{ hello }');
     expect(cache.parse('{ hello }')).toBe(first);
     const errors = cache.validate(schema, first, specifiedRules);
@@ -15,14 +15,14 @@ describe('GraphQL document cache', () => {
   });
 
   it('forgets a document that does not validate, so invalid ones cannot fill the cache', () => {
-    const cache = createDocumentCache(10);
+    const cache = createDocumentCache({ maxDocuments: 10 });
     const document = cache.parse('{ nope }');
     expect(cache.validate(schema, document, specifiedRules)).toHaveLength(1);
     expect(cache.parse('{ nope }')).not.toBe(document);
   });
 
   it('forgets the least recently used text beyond its size', () => {
-    const cache = createDocumentCache(2);
+    const cache = createDocumentCache({ maxDocuments: 2 });
     const a = cache.parse('{ a: hello }');
     cache.parse('{ b: hello }');
     cache.parse('{ a: hello }'); // touch a: b is now the oldest
@@ -34,7 +34,7 @@ describe('GraphQL document cache', () => {
 
   it('forgets the oldest texts beyond its size in characters, so long documents cannot pile up', () => {
     const long = (name: string) => `{ hello } # ${name} ${'x'.repeat(40)}`; // 54 characters
-    const cache = createDocumentCache(1000, 120);
+    const cache = createDocumentCache({ maxDocuments: 1000, maxSourceCharacters: 120 });
     const a = cache.parse(long('a'));
     const b = cache.parse(long('b'));
     expect(cache.parse(long('a'))).toBe(a); // touch a: b is now the oldest
@@ -44,12 +44,12 @@ describe('GraphQL document cache', () => {
   });
 
   it('refuses a document past the token limit without parsing it all', () => {
-    const cache = createDocumentCache(10);
+    const cache = createDocumentCache({ maxDocuments: 10 });
     expect(() => cache.parse(`{ ${'hello '.repeat(10_000)} }`)).toThrow(/limit tokens/);
   });
 
   it('runs the document limits before the schema rules, and only them when one fails', () => {
-    const cache = createDocumentCache(10);
+    const cache = createDocumentCache({ maxDocuments: 10 });
     const tooDeep = cache.parse(`{ ${'a { '.repeat(30)}b${' }'.repeat(30)} }`);
     const errors = cache.validate(schema, tooDeep, specifiedRules);
     expect(errors.length).toBeGreaterThan(0);
