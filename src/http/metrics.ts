@@ -28,7 +28,7 @@ export const entriesPosted = new Counter({
   name: 'tally_ledger_entries_posted_total', help: 'Ledger entries written (replays and refusals excluded).', registers: [registry],
 });
 export const postingDuration = new Histogram({
-  name: 'tally_ledger_posting_duration_seconds', help: 'Time of the posting statement(s) of one addLedgerEntry or addLedgerEntries call.',
+  name: 'tally_ledger_posting_duration_seconds', help: 'Time of the posting transaction of one entry-writing mutation (addLedgerEntry, addLedgerEntries, reconcileTx, reverseLedgerEntry, migrateLedgerEntry), refused and failed ones included.',
   buckets: LATENCY_BUCKETS, registers: [registry],
 });
 

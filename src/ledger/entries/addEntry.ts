@@ -8,7 +8,7 @@ import type { Db } from '../../db/sql.js';
 import type { GqlContext } from '../context.js';
 import { requireLedgerMatch } from '../ledgerMatch.js';
 import { loadSchemaVersion, type LoadedSchema } from '../schemas/schemaVersions.js';
-import { entriesPosted, postingDuration } from '../../http/metrics.js';
+import { countEntriesWritten, timedPosting } from './postingMetrics.js';
 import { postPrepared } from './postEntry.js';
 import { prepareEntry, type PreparedEntry } from './prepareEntry.js';
 
@@ -52,11 +52,9 @@ export function checkOutcome(prepared: PreparedEntry, outcome: PostingOutcome, i
 
 export async function addEntry(ctx: GqlContext, target: EntryLedger, ik: string, input: LedgerEntryInput) {
   const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, ik, input, { prefetched: target.accounts });
-  const stopTimer = postingDuration.startTimer();
-  const outcome = await postPrepared(ctx.sql, prepared);
-  stopTimer();
+  const outcome = await timedPosting(() => postPrepared(ctx.sql, prepared));
   checkOutcome(prepared, outcome, ik);
-  if (!outcome.replayed) entriesPosted.inc();
+  countEntriesWritten(outcome.replayed ? 0 : 1);
   // A fresh posting is answered from what was just written; a replay reads the original.
   if (!outcome.replayed && prepared.newAccounts.length === 0) {
     return { __typename: 'AddLedgerEntryResult' as const, ...postedRows(prepared.posting, outcome.created, outcome.position), isIkReplay: false };

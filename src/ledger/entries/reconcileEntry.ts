@@ -8,11 +8,11 @@ import { findLedgerEntry, linesOfEntry, postedRows } from '../../db/ledgerEntrie
 import { findExternalAccount } from '../../db/links.js';
 import { insertReconciliations, standingReconciliations } from '../../db/reconciliations.js';
 import type { Db } from '../../db/sql.js';
-import { entriesPosted } from '../../http/metrics.js';
 import type { GqlContext } from '../context.js';
 import { checkOutcome, ledgerForEntry } from './addEntry.js';
 import type { TxRef } from './explicitEntry.js';
 import { postWithin } from './postEntry.js';
+import { countEntriesWritten, timedPosting } from './postingMetrics.js';
 import { prepareEntry, type PreparedEntry } from './prepareEntry.js';
 
 // reconcileTx: an entry whose lines on linked accounts each carry one external transaction of
@@ -37,7 +37,7 @@ export async function reconcileEntry(ctx: GqlContext, input: LedgerEntryInput) {
   const posted = new Date(Math.max(...reconciled.map((item) => item.tx.posted.getTime()))).toISOString();
   const prepared: PreparedEntry = { ...draft, posting: { ...draft.posting, ik, posted } };
 
-  const answer = await ctx.sql.begin(async (tx) => {
+  const answer = await timedPosting(() => ctx.sql.begin(async (tx) => {
     // Locking the transactions serialises every reconcile and delete of them.
     const locked = await lockTxs(tx, workspaceId, reconciled.map((item) => item.tx.id));
     const deleted = locked.find((row) => row.deletedAt !== null);
@@ -52,13 +52,12 @@ export async function reconcileEntry(ctx: GqlContext, input: LedgerEntryInput) {
       entryId: outcome.entryId, position: item.position, txId: item.tx.id, accountId: item.account.id,
     })));
     return { entryId: outcome.entryId, replayed: false as const, outcome };
-  });
+  }));
+  countEntriesWritten(answer.replayed ? 0 : 1);
   if (!answer.replayed && prepared.newAccounts.length === 0) {
-    entriesPosted.inc();
     const { entry, lines } = postedRows(prepared.posting, answer.outcome.created, answer.outcome.position);
     return { __typename: 'ReconcileTxResult' as const, entry, lines, isIkReplay: false };
   }
-  if (!answer.replayed) entriesPosted.inc();
   const entry = (await findLedgerEntry(ctx.sql, workspaceId, { id: answer.entryId }))!;
   return { __typename: 'ReconcileTxResult' as const, entry, lines: await linesOfEntry(ctx.sql, workspaceId, entry.id), isIkReplay: answer.replayed };
 }

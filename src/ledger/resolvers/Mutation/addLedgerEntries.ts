@@ -3,9 +3,9 @@ import { MAX_LINES_PER_ENTRY } from '../../../core/entries.js';
 import { DomainError } from '../../../core/errors.js';
 import { findLedgerEntriesById, linesOfEntries, type PostingOutcome } from '../../../db/ledgerEntries.js';
 import { expectedFailure } from '../../../db/errors.js';
-import { entriesPosted, postingDuration } from '../../../http/metrics.js';
 import { checkOutcome, ledgerForEntry } from '../../entries/addEntry.js';
 import { postAll } from '../../entries/postEntry.js';
+import { countEntriesWritten, timedPosting } from '../../entries/postingMetrics.js';
 import { prepareEntry, type PreparedEntry } from '../../entries/prepareEntry.js';
 import { asMutationResult } from '../../mutationResult.js';
 
@@ -70,15 +70,14 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
     if (errors.length > 0) return batchFailed(errors);
 
     const check = (outcome: PostingOutcome, index: number) => checkOutcome(prepared[index], outcome, items[index].ik);
-    const stopTimer = postingDuration.startTimer();
-    const result = await postAll(ctx.sql, prepared, (outcome, index) => {
+    const result = await timedPosting(() => postAll(ctx.sql, prepared, (outcome, index) => {
       try {
         check(outcome, index);
         return false;
       } catch {
         return true;
       }
-    });
+    }));
     if ('refused' in result) {
       try {
         check(result.outcome, result.refused);
@@ -86,9 +85,8 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
         return batchFailed([entryError(items[result.refused].ik, error)]);
       }
     }
-    stopTimer();
     const outcomes = (result as { outcomes: PostingOutcome[] }).outcomes as { entryId: string; replayed: boolean }[];
-    entriesPosted.inc(outcomes.filter((outcome) => !outcome.replayed).length);
+    countEntriesWritten(outcomes.filter((outcome) => !outcome.replayed).length);
     const workspaceId = target.ledger.workspaceId;
     const ids = outcomes.map((outcome) => outcome.entryId);
     const entries = new Map((await findLedgerEntriesById(ctx.sql, workspaceId, ids)).map((entry) => [entry.id, entry]));

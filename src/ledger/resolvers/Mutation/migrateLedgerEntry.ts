@@ -5,6 +5,7 @@ import { newId } from '../../../core/ids.js';
 import { findLedgerEntriesById, findLedgerEntry, linesOfEntry, lockBalances, reverseLedgerEntry } from '../../../db/ledgerEntries.js';
 import { checkOutcome, ledgerForEntry } from '../../entries/addEntry.js';
 import { postWithin } from '../../entries/postEntry.js';
+import { countEntriesWritten, timedPosting } from '../../entries/postingMetrics.js';
 import { prepareEntry } from '../../entries/prepareEntry.js';
 import { asMutationResult } from '../../mutationResult.js';
 
@@ -26,7 +27,7 @@ export const migrateLedgerEntry: NonNullable<MutationResolvers['migrateLedgerEnt
     const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, original.ik, input, { prefetched: target.accounts });
 
     let failure: unknown;
-    const result = await ctx.sql.begin(async (tx) => {
+    const result = await timedPosting(() => ctx.sql.begin(async (tx) => {
       // Reversal and posting touch two sets of balances: lock them all first, in the global order.
       const planned = new Set(prepared.newAccounts.map((account) => account.id));
       await lockBalances(tx, workspaceId, [
@@ -42,10 +43,12 @@ export const migrateLedgerEntry: NonNullable<MutationResolvers['migrateLedgerEnt
         throw new Rollback();
       }
       return { reversal, posted: outcome as { entryId: string; replayed: boolean } };
-    }).catch((error: unknown) => {
+    })).catch((error: unknown) => {
       if (error instanceof Rollback) throw failure;
       throw error;
     });
+    // The reversing entry and the replacement: each counts when this call wrote it.
+    countEntriesWritten(Number(!result.reversal.replayed) + Number(!result.posted.replayed));
     const ids = [result.reversal.reversedId, result.reversal.reversingId, result.posted.entryId];
     const entries = new Map((await findLedgerEntriesById(ctx.sql, workspaceId, ids)).map((entry) => [entry.id, entry]));
     return {

@@ -3,6 +3,7 @@ import { MAX_LINES_PER_ENTRY } from '../../../core/entries.js';
 import { DomainError } from '../../../core/errors.js';
 import { newId } from '../../../core/ids.js';
 import { findLedgerEntriesById, reverseLedgerEntry as reverseInDatabase } from '../../../db/ledgerEntries.js';
+import { countEntriesWritten, timedPosting } from '../../entries/postingMetrics.js';
 import { asMutationResult } from '../../mutationResult.js';
 
 /**
@@ -14,8 +15,9 @@ export const reverseLedgerEntry: NonNullable<MutationResolvers['reverseLedgerEnt
   asMutationResult(ctx, 'reverseLedgerEntry', async () => {
     const workspaceId = ctx.caller.workspaceId;
     const lineIds = Array.from({ length: MAX_LINES_PER_ENTRY }, () => newId('line'));
-    const outcome = await reverseInDatabase(ctx.sql, workspaceId, args.id, newId('ent'), lineIds);
+    const outcome = await timedPosting(() => reverseInDatabase(ctx.sql, workspaceId, args.id, newId('ent'), lineIds));
     if (!outcome) throw new DomainError('ledger_entry_not_found', `No ledger entry ${args.id}.`);
+    countEntriesWritten(outcome.replayed ? 0 : 1);
     const entries = new Map((await findLedgerEntriesById(ctx.sql, workspaceId, [outcome.reversedId, outcome.reversingId]))
       .map((entry) => [entry.id, entry]));
     return {
