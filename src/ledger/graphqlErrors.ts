@@ -12,7 +12,12 @@ const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 
 /** The media type the client accepts: the GraphQL one when it says so, JSON otherwise. */
 export function responseMediaType(ctx: AppContext): string {
-  return (ctx.get('accept') ?? '').toLowerCase().includes(GRAPHQL_RESPONSE)
+  return mediaTypeFor(ctx.get('accept'));
+}
+
+/** The answer's media type for an `Accept` header (the server and the mock alike). */
+export function mediaTypeFor(accept: string | undefined): string {
+  return (accept ?? '').toLowerCase().includes(GRAPHQL_RESPONSE)
     ? `${GRAPHQL_RESPONSE}; charset=utf-8`
     : 'application/json; charset=utf-8';
 }
@@ -28,9 +33,14 @@ export function graphqlErrorBody(error: DomainError, requestId: string) {
 
 /** The typed error for a transport status graphql-http answers without a GraphQL body. */
 export function transportError(status: number, ctx: AppContext): DomainError | undefined {
+  return transportErrorFor(status, ctx.method);
+}
+
+/** transportError by the request's method alone (the server and the mock alike). */
+export function transportErrorFor(status: number, method: string): DomainError | undefined {
   switch (status) {
     case 405:
-      return new DomainError('method_not_allowed', ctx.method === 'GET'
+      return new DomainError('method_not_allowed', method === 'GET'
         ? 'Mutations are sent with POST, not GET.'
         : '/graphql accepts GET (queries only) and POST.');
     case 406:

@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { getOperationAST, GraphQLError, type GraphQLSchema } from 'graphql';
-import { createHandler, parseRequestParams, type Request as GraphqlRequest } from 'graphql-http';
+import { createHandler } from 'graphql-http';
 import type { Middleware } from 'koa';
-import { findUnstorableText } from '../core/text.js';
 import { expectedFailure } from '../db/errors.js';
 import type { AppState } from '../http/context.js';
 import type { Logger } from '../http/log.js';
@@ -10,9 +9,8 @@ import { countGraphqlOperation, graphqlOperationName } from '../http/metrics.js'
 import { createGqlContext, type GqlContext, type GqlServices } from './context.js';
 import { createDocumentCache } from './documentCache.js';
 import { graphqlErrorBody, responseMediaType, transportError } from './graphqlErrors.js';
+import { parseAndCheckParams, withCode } from './graphqlRequests.js';
 import type { DocumentLimits } from './limits.js';
-
-type Request = GraphqlRequest<IncomingMessage, AppState>;
 
 /**
  * POST/GET /graphql over graphql-http's core handler, with our own Koa glue so that one place
@@ -65,40 +63,6 @@ export function graphqlEndpoint(options: GraphqlEndpointOptions): Middleware<App
       ctx.body = body;
     }
   };
-}
-
-/** graphql-http's own request parsing, plus the text check of every variable. */
-async function parseAndCheckParams(req: Request) {
-  const params = await parseRequestParams(req);
-  if (Array.isArray(params)) return params;
-  const { variables } = params as { variables?: Record<string, unknown> | null };
-  const problem = findUnstorableText(variables ?? undefined, '');
-  if (problem) {
-    throw new GraphQLError(`Variable at ${problem.pointer} ${problem.message}.`, {
-      extensions: { code: 'invalid_input_provided' },
-    });
-  }
-  return params;
-}
-
-/**
- * The code of an error that has none yet. Request errors (not GraphQLErrors: a batched array,
- * `variables` not an object, no query) and syntax errors are parse failures; the rest come from
- * validation and variable coercion; an execution error without a code is a server fault.
- */
-function withCode(error: Readonly<GraphQLError | Error>): GraphQLError {
-  if (!(error instanceof GraphQLError)) {
-    return new GraphQLError(`The request is not a GraphQL request: ${error.message}.`, {
-      extensions: { code: 'graphql_parse_failed' },
-    });
-  }
-  if (error.extensions?.code) return error;
-  const code = error.message.startsWith('Syntax Error') ? 'graphql_parse_failed'
-    : error.path ? 'internal_error' : 'graphql_validation_failed';
-  return new GraphQLError(error.message, {
-    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path,
-    originalError: error.originalError, extensions: { ...error.extensions, code },
-  });
 }
 
 /** Expected failures keep their message and gain their catalogue code; anything else is masked. */

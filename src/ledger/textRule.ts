@@ -3,7 +3,7 @@ import { textProblem } from '../core/text.js';
 
 /**
  * Refuses string literals (plain or block, anywhere in the document) that PostgreSQL cannot
- * store: NUL and unpaired surrogates. Variables get the same check in graphqlHttp.ts.
+ * store: NUL and unpaired surrogates. Variables get the same check in graphqlRequests.ts.
  */
 export function unstorableTextRule(context: ValidationContext): ASTVisitor {
   return {

@@ -3,22 +3,33 @@
 // For frontend developers: every operation of the contract is answered with realistic-looking
 // random data, and every mutation answers with its success member (the `...Result` type, or
 // `Payment` for createPayment), never with an error. Nothing is stored: mutations do not change
-// what queries return.
+// what queries return. A bad request gets what the server answers it: the same status, and errors
+// with the same `extensions.code` (the server's scalars, document limits, text checks, request
+// parsing and error coding are used here as they are). No token is needed.
 //
-//   POST /graphql          GraphQL over HTTP (graphql-http)
+//   POST /graphql          GraphQL over HTTP (graphql-http; GET for queries, as on the server)
 //   GET  /schema.graphql   the SDL, verbatim
 //
 // Environment: MOCK_GRAPHQL_PORT (default 4011). Listens on 127.0.0.1 only.
 
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { buildSchema, isInterfaceType, isObjectType, isUnionType, type GraphQLSchema } from 'graphql';
+import { isInterfaceType, isObjectType, isUnionType, type GraphQLSchema } from 'graphql';
 import { addMocksToSchema, type IMocks } from '@graphql-tools/mock';
-import { createHandler } from 'graphql-http/lib/use/http';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { createHandler } from 'graphql-http';
+import { DomainError } from '../core/errors.js';
+import { createDocumentCache } from '../ledger/documentCache.js';
+import { graphqlErrorBody, mediaTypeFor, transportErrorFor } from '../ledger/graphqlErrors.js';
+import { parseAndCheckParams, withCode } from '../ledger/graphqlRequests.js';
+import { scalarResolvers } from '../ledger/scalars.js';
 
 const HOST = '127.0.0.1';
 const DEFAULT_PORT = 4011;
+/** The server's body limit (1 MiB), past which it answers 413 payload_too_large. */
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const sdlUrl = new URL('../../spec/ledger.graphql', import.meta.url);
 
@@ -81,9 +92,9 @@ function successMembers(schema: GraphQLSchema): Map<string, string> {
   return result;
 }
 
-/** Builds the executable mock schema from the SDL. */
+/** Builds the executable mock schema from the SDL, with the server's scalars (they check inputs). */
 export function buildMockSchema(sdl: string): GraphQLSchema {
-  const schema = buildSchema(sdl);
+  const schema = makeExecutableSchema({ typeDefs: sdl, resolvers: scalarResolvers });
   const mocks: IMocks = { ...scalarMocks, ...objectMocks };
   // Type resolution of the response unions: always the success member. With
   // @graphql-tools/mock the concrete type of an abstract field is chosen by the `__typename`
@@ -107,28 +118,89 @@ export function buildMockSchema(sdl: string): GraphQLSchema {
   return addMocksToSchema({ schema, mocks });
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, type = 'application/json; charset=utf-8'): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * The body as the server's body parser leaves it: a JSON body parsed (an empty one is `{}`), any
+ * other body unread (graphql-http refuses its media type); malformed JSON and bodies over 1 MiB
+ * are the server's typed refusals.
+ */
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown> | null> {
+  if (!JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? '')) {
+    req.resume();
+    return null;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > BODY_LIMIT_BYTES) {
+      req.resume();
+      throw new DomainError('payload_too_large', 'The request body is larger than 1 MiB.');
+    }
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new DomainError('malformed_json', 'The request body is not valid JSON.');
+  }
+  if (typeof parsed !== 'object' || parsed === null) throw new DomainError('malformed_json', 'The request body is not valid JSON.');
+  return parsed as Record<string, unknown>;
 }
 
 export function createMockServer(sdl: string) {
   const schema = buildMockSchema(sdl);
-  const graphqlHandler = createHandler({ schema });
+  // The server's document handling: token, depth, alias, directive and cost limits, the text
+  // rule, and __typename added to mutations, each refusal with the server's code.
+  const documents = createDocumentCache();
+  const handle = createHandler<IncomingMessage>({
+    schema,
+    parse: documents.parse,
+    validate: documents.validate,
+    parseRequestParams: parseAndCheckParams,
+    formatError: withCode,
+  });
+
+  const answerGraphql = async (req: IncomingMessage, res: ServerResponse) => {
+    const method = req.method ?? 'GET';
+    const refuse = (error: DomainError, headers: Record<string, string> = {}) => {
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      sendJson(res, error.status, graphqlErrorBody(error, `mock_${randomUUID()}`), mediaTypeFor(req.headers.accept));
+    };
+    let body: Record<string, unknown> | null;
+    try {
+      body = await readBody(req);
+    } catch (error) {
+      if (error instanceof DomainError) return refuse(error);
+      throw error;
+    }
+    const [result, init] = await handle({
+      method, url: req.url ?? '/graphql', headers: req.headers, body, raw: req, context: undefined,
+    });
+    const headers = Object.fromEntries(Object.entries(init.headers ?? {}).map(([name, value]) => [name, String(value)]));
+    const transport = transportErrorFor(init.status, method);
+    if (transport) return refuse(transport, headers);
+    res.writeHead(init.status, headers);
+    res.end(result ?? undefined);
+  };
 
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === '/graphql') {
-      if (req.method !== 'POST') {
-        res.setHeader('allow', 'POST');
-        sendJson(res, 405, { code: 'method_not_allowed', message: 'use POST /graphql', retryable: false });
-        return;
-      }
-      graphqlHandler(req, res).catch((err: unknown) => {
+      answerGraphql(req, res).catch((err: unknown) => {
         console.error('ledger mock: request failed', err);
         if (!res.headersSent) {
-          sendJson(res, 500, { code: 'internal_error', message: 'mock failed to answer', retryable: false });
+          sendJson(res, 500, graphqlErrorBody(new DomainError('internal_error', 'The mock failed to answer.'), `mock_${randomUUID()}`));
         } else {
           res.end();
         }
