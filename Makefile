@@ -4,7 +4,7 @@ SHELL := /bin/bash
 BIN := node_modules/.bin
 NODE_TS := node --import tsx/esm
 
-.PHONY: help install run generate check-generated lint-spec sdk release-contract typecheck test test-long fuzz mock admin bench bench-ledger bench-ledger-balances bench-billing clean
+.PHONY: help install run generate check-generated lint-spec sdk release-contract typecheck test test-long fuzz mock admin bench bench-ledger bench-ledger-balances bench-billing clean clean-data
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -74,5 +74,9 @@ bench-billing: install ## Billing benchmark: invoice creates and transaction syn
 bench: install ## Run the benchmarks in bench/ and write their results
 	$(NODE_TS) bench/run.ts
 
-clean: ## Remove installed packages and the local database (.data/)
-	rm -rf node_modules .data .vitest.json
+clean-data: install ## Remove the local database (.data/) and the folders Tally put in the temporary folder for this checkout
+	$(NODE_TS) src/cli/cleanData.ts
+
+clean: ## Remove installed packages and every local database folder (make clean-data), then node_modules
+	@if [ -f node_modules/.installed ]; then $(NODE_TS) src/cli/cleanData.ts; else rm -rf .data; fi
+	rm -rf node_modules .vitest.json

