@@ -204,7 +204,7 @@ export function checkChartCompatible(previous: Chart, next: Chart): void {
   for (const [chartPath, before] of previous.accounts) {
     const after = next.accounts.get(chartPath);
     const incompatible = (what: string) => new DomainError('schema_change_incompatible',
-      `A schema update cannot ${what} of ${chartPath}; ledgers on this schema already hold it.`, { account: chartPath });
+      `A new version of a schema cannot ${what} of ${chartPath}: each version keeps the accounts of the versions before it, which ledgers may be using.`, { account: chartPath });
     if (!after) throw incompatible('remove the account');
     if (after.type !== before.type) throw incompatible(`change the type (${before.type} → ${after.type})`);
     if (after.currencyMode !== before.currencyMode || after.currencyCode !== before.currencyCode) {
