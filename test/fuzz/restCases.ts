@@ -132,7 +132,11 @@ export function restCaseGenerator(world: RestWorld) {
     // The token endpoint: malformed credentials and forms.
     (random): HttpCase => {
       const authorization = random.pick<string | undefined>([undefined, 'Basic', 'Basic !!!', 'Basic Og==', `Basic ${Buffer.from('a\u0000b:c').toString('base64')}`, `Basic ${Buffer.from('%zz:x').toString('base64')}`, 'Bearer x']);
-      const body = random.pick(['', 'grant_type=password', 'grant_type=client_credentials&x=1', 'grant_type[]=client_credentials', 'grant_type=client_credentials&scope=%00', 'a=1&a=2']);
+      // Form credentials (client_secret_post) too: unknown, empty, NUL, doubled, beside a Basic header.
+      const body = random.pick(['', 'grant_type=password', 'grant_type=client_credentials&x=1', 'grant_type[]=client_credentials', 'grant_type=client_credentials&scope=%00', 'a=1&a=2',
+        'grant_type=client_credentials&client_id=nobody&client_secret=x', 'grant_type=client_credentials&client_id=&client_secret=',
+        'grant_type=client_credentials&client_id=a%00b&client_secret=c', 'grant_type=client_credentials&client_id=a&client_id=b&client_secret=c',
+        'grant_type=client_credentials&client_secret=only', `grant_type=client_credentials&client_id=${'i'.repeat(5000)}&client_secret=s`]);
       return {
         kind: 'token', operation: 'createAccessToken', method: 'POST', path: '/oauth2/token', writes: false, body,
         headers: { 'content-type': random.pick(['application/x-www-form-urlencoded', 'application/json', 'text/plain']), ...(authorization ? { authorization } : {}) },
