@@ -1,13 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureDatabase } from '../../src/db/database.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded.js';
+import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { gql } from '../support/graphql.js';
+import { outageScope, until } from '../support/outages.js';
 import { freePort } from '../support/ports.js';
-import { startTally, stopTally, type TallyProcess } from '../support/tallyProcess.js';
+import { startTally, type TallyProcess } from '../support/tallyProcess.js';
 import { fetchToken } from '../support/token.js';
 
 // PostgreSQL dying while transactions are in flight. Unpatched postgres.js 3.4.9 then writes the
@@ -15,32 +15,8 @@ import { fetchToken } from '../support/token.js';
 // catch, and the server process dies (porsager/postgres#1208). patches/postgres+3.4.9.patch
 // guards it; these tests fail (the server exits) without that patch.
 
-const folders: string[] = [];
-const running: TallyProcess[] = [];
-const databases: EmbeddedPostgres[] = [];
-afterAll(async () => {
-  for (const tally of running) await stopTally(tally, 'SIGKILL');
-  for (const database of databases) await database.stop();
-  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
-});
-
-function temporaryFolder(): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-death-'));
-  fs.chmodSync(folder, 0o755);
-  folders.push(folder);
-  return folder;
-}
-
+const { running, databases, temporaryFolder } = outageScope('tally-death-');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await sleep(200);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const ready = async (baseUrl: string) => (await fetch(`${baseUrl}/readyz`, { headers: { connection: 'close' } })).status === 200;
 const alive = (tally: TallyProcess) => tally.child.exitCode === null && tally.child.signalCode === null;

@@ -1,40 +1,17 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureDatabase } from '../../src/db/database.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded.js';
+import { startEmbeddedPostgres } from '../../src/db/embedded.js';
+import { outageScope, until } from '../support/outages.js';
 import { freePort } from '../support/ports.js';
-import { admin, runTallyToExit, startTally, stopTally, type TallyProcess } from '../support/tallyProcess.js';
+import { admin, runTallyToExit, startTally, stopTally } from '../support/tallyProcess.js';
 import { fetchToken } from '../support/token.js';
 
 // Faults a self-hosted Tally meets: its database going away and coming back, a second process on
 // the same embedded data folder, the admin CLI beside a running server, and kills.
 
-const folders: string[] = [];
-const running: TallyProcess[] = [];
-const databases: EmbeddedPostgres[] = [];
-afterAll(async () => {
-  for (const tally of running) await stopTally(tally, 'SIGKILL');
-  for (const database of databases) await database.stop();
-  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
-});
-
-function temporaryFolder(): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-faults-'));
-  fs.chmodSync(folder, 0o755);
-  folders.push(folder);
-  return folder;
-}
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const { running, databases, temporaryFolder } = outageScope('tally-faults-');
 
 const ready = async (baseUrl: string) => (await fetch(`${baseUrl}/readyz`)).status === 200;
 
