@@ -17,11 +17,16 @@ export type ListenerTimeouts = {
   requestTimeoutMs: number;
 };
 
-const STARTING = JSON.stringify({ code: 'service_unavailable', message: 'Tally is starting; retry shortly.', retryable: true });
+const STARTING = { code: 'service_unavailable', message: 'Tally is starting; retry shortly.', retryable: true };
+// Each endpoint's own error shape: GraphQL clients read `errors[].extensions.code`.
+const STARTING_REST = JSON.stringify(STARTING);
+const STARTING_GRAPHQL = JSON.stringify({
+  errors: [{ message: STARTING.message, extensions: { code: STARTING.code, retryable: true } }],
+});
 
-const answerStarting: RequestListener = (_request, response) => {
+const answerStarting: RequestListener = (request, response) => {
   response.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'x-should-retry': 'true' });
-  response.end(STARTING);
+  response.end(/^\/graphql(\?|$)/.test(request.url ?? '') ? STARTING_GRAPHQL : STARTING_REST);
 };
 
 export async function bindListener(port: number, host: string, timeouts: ListenerTimeouts): Promise<Server> {
