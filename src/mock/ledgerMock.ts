@@ -21,7 +21,9 @@ import { addMocksToSchema, type IMocks } from '@graphql-tools/mock';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { createHandler } from 'graphql-http';
 import { DomainError } from '../core/errors.js';
+import { loadConfig } from '../config.js';
 import { createDocumentCache } from '../ledger/documentCache.js';
+import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from '../ledger/limits.js';
 import { graphqlErrorBody, mediaTypeFor, transportErrorFor } from '../ledger/graphqlErrors.js';
 import { parseAndCheckParams, withCode } from '../ledger/graphqlRequests.js';
 import { scalarResolvers } from '../ledger/scalars.js';
@@ -158,11 +160,11 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown> |
   return parsed as Record<string, unknown>;
 }
 
-export function createMockServer(sdl: string) {
+export function createMockServer(sdl: string, limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS) {
   const schema = buildMockSchema(sdl);
   // The server's document handling: token, depth, alias, directive and cost limits, the text
   // rule, and __typename added to mutations, each refusal with the server's code.
-  const documents = createDocumentCache();
+  const documents = createDocumentCache({ limits });
   const handle = createHandler<IncomingMessage>({
     schema,
     parse: documents.parse,
@@ -224,7 +226,8 @@ function main(): void {
     process.exit(1);
   }
 
-  const server = createMockServer(readFileSync(sdlUrl, 'utf8'));
+  // The same GRAPHQL_MAX_* limits as the server run beside it.
+  const server = createMockServer(readFileSync(sdlUrl, 'utf8'), loadConfig().graphqlLimits);
   server.listen(port, HOST, () => {
     console.log(`ledger GraphQL mock listening on http://${HOST}:${port}/graphql (SDL at /schema.graphql)`);
   });
