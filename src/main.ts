@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     poolMax: config.databasePoolMax,
     statementTimeoutMs: config.requestTimeoutMs,
     connectTimeoutSeconds: config.databaseConnectTimeoutSeconds,
+    waitUntilReachable: true,
     log: (message) => log.info(message),
   });
   const { sql } = database;

@@ -1,4 +1,5 @@
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
+import { domainErrorFromDatabase } from './errors.js';
 import { migrate } from './migrate.js';
 import { connect, type Sql } from './sql.js';
 
@@ -13,6 +14,8 @@ export type DatabaseOptions = {
   statementTimeoutMs?: number;
   /** Seconds to wait for a connection before a request answers 503. */
   connectTimeoutSeconds?: number;
+  /** Keep retrying while the database cannot be reached (the server: it answers 503 meanwhile); else fail at once. */
+  waitUntilReachable?: boolean;
   /** The embedded database's folder is owned by another running Tally: refuse, or share it (admin CLI). */
   whenOwned?: 'refuse' | 'share';
   log: (message: string) => void;
@@ -38,7 +41,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     max: options.poolMax, statementTimeoutMs: options.statementTimeoutMs, connectTimeoutSeconds: options.connectTimeoutSeconds,
   });
   try {
-    const applied = await migrate(sql);
+    const applied = await (options.waitUntilReachable ? migrateWhenReachable(sql, options.log) : migrate(sql));
     if (applied.length > 0) options.log(`applied migrations: ${applied.join(', ')}`);
   } catch (error) {
     await sql.end();
@@ -53,6 +56,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await embedded?.stop();
     },
   };
+}
+
+const RETRY_DELAY_MAX_MS = 5000;
+
+/** A server started before its database (a host booting, a database restarting) waits for it. */
+async function migrateWhenReachable(sql: Sql, log: (message: string) => void): Promise<string[]> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await migrate(sql);
+    } catch (error) {
+      if (domainErrorFromDatabase(error)?.code !== 'service_unavailable') throw error;
+      const delay = Math.min(250 * 2 ** attempt, RETRY_DELAY_MAX_MS);
+      log(`the database is not reachable yet (${(error as { code?: string }).code}); retrying in ${delay} ms`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }
 
 /** Creates `name` on the server behind `maintenanceUrl` if missing; returns its URL. */

@@ -1,13 +1,16 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { ensureDatabase } from '../../src/db/database.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
+import { connect } from '../../src/db/sql.js';
+import { createTestDatabase } from '../support/database.js';
 import { gql } from '../support/graphql.js';
 import { outageScope, until } from '../support/outages.js';
 import { freePort } from '../support/ports.js';
-import { startTally, type TallyProcess } from '../support/tallyProcess.js';
+import { spawnTally, startTally, type TallyProcess } from '../support/tallyProcess.js';
 import { fetchToken } from '../support/token.js';
 
 // PostgreSQL dying while transactions are in flight. Unpatched postgres.js 3.4.9 then writes the
@@ -193,4 +196,67 @@ describe('PostgreSQL dying under load', () => {
     expect(unexpected(load.outcomes), JSON.stringify(load.outcomes)).toEqual([]);
     expect(tally.output()).not.toContain('TypeError');
   }, 120_000);
+
+  it('a server started before its database answers 503 while it waits, then serves', async () => {
+    const dataDir = temporaryFolder();
+    const port = await freePort();
+    const first = await startEmbeddedPostgres({ dataDir, ephemeral: false, fast: true, port });
+    const url = await ensureDatabase(first.url, 'tally');
+    await first.stop();
+
+    const httpPort = await freePort();
+    const child = spawnTally({ DATABASE_URL: url, BOOTSTRAP_CLIENT_ID: 'boot', BOOTSTRAP_CLIENT_SECRET: 'boot-secret' }, httpPort);
+    let output = '';
+    child.stdout!.on('data', (chunk) => { output += chunk; });
+    running.push({ child, baseUrl: `http://127.0.0.1:${httpPort}`, port: httpPort, output: () => output });
+    const baseUrl = `http://127.0.0.1:${httpPort}`;
+    await until(async () => output.includes('the database is not reachable yet'), 'the server to wait for its database');
+    const waiting = await fetch(`${baseUrl}/readyz`);
+    expect(waiting.status).toBe(503);
+    expect(await waiting.json()).toMatchObject({ code: 'service_unavailable', retryable: true });
+
+    databases.push(await startEmbeddedPostgres({ dataDir, ephemeral: false, fast: true, port }));
+    await until(() => ready(baseUrl), 'readyz once the database is up');
+    expect(await fetchToken(baseUrl, 'boot', 'boot-secret')).toBeTruthy();
+    expect(child.exitCode).toBe(null);
+  }, 90_000);
+});
+
+describe('the patched driver', () => {
+  it('survives a connection that fails while it fetches its array types (a rejection nothing awaits)', async () => {
+    const database = await createTestDatabase();
+    const target = new URL(database.url);
+    const unhandled: unknown[] = [];
+    const collect = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', collect);
+    // A proxy that drops everything, and stops listening, as the driver asks for its array types:
+    // the connection closes and the reconnect is refused, as when PostgreSQL dies at that moment.
+    const sockets = new Set<net.Socket>();
+    const proxy = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port), target.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => {});
+      }
+      client.on('data', (chunk) => {
+        if (!chunk.includes('typcategory')) return void upstream.write(chunk);
+        proxy.close();
+        for (const socket of sockets) socket.destroy();
+      });
+      upstream.on('data', (chunk) => client.write(chunk));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const viaProxy = new URL(database.url);
+    viaProxy.port = String((proxy.address() as net.AddressInfo).port);
+    const sql = connect(viaProxy.toString(), { max: 1, connectTimeoutSeconds: 2 });
+    try {
+      await expect(sql`select 1`).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      await sleep(500);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', collect);
+      await sql.end({ timeout: 1 });
+      await database.drop();
+    }
+  });
 });
