@@ -14,15 +14,28 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
+  // Signals are handled from the first moment, not once serving: a stop sent right after the
+  // "listening" line (or during start-up) still closes what is open and cleans up.
+  const open: { server?: Server; fold?: { stop(): Promise<void> }; database?: { close(): Promise<void> } } = {};
+  const shutdown = async (signal: string) => {
+    log.info('shutting down', { signal });
+    if (open.server) await closeServer(open.server);
+    await open.fold?.stop();
+    await open.database?.close();
+    log.info('stopped');
+    process.exit(0);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown(signal));
+
   // The port first: a second server on it stops here, before a database is made or touched.
-  const server = await bindListener(config.port, config.host, {
+  const server = open.server = await bindListener(config.port, config.host, {
     keepAliveTimeoutMs: config.keepAliveTimeoutMs, headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestReceiveTimeoutMs,
   });
   const port = (server.address() as { port: number }).port;
   const baseUrl = config.publicUrl ?? `http://localhost:${port}`;
 
-  const database = await openDatabase({
+  const database = open.database = await openDatabase({
     databaseUrl: config.databaseUrl,
     ephemeral: config.ephemeral,
     dataDir: config.dataDir,
@@ -48,19 +61,9 @@ async function main(): Promise<void> {
     maxInFlightPerWorkspace: config.maxInFlightPerWorkspace, corsOrigins: config.corsOrigins, publicUrl: config.publicUrl,
     databasePoolMax: config.databasePoolMax, graphqlLimits: config.graphqlLimits,
   });
-  const fold = startBalanceFold(sql, log, { intervalMs: config.balanceFoldIntervalMs, batchSize: config.balanceFoldBatchSize });
+  open.fold = startBalanceFold(sql, log, { intervalMs: config.balanceFoldIntervalMs, batchSize: config.balanceFoldBatchSize });
   serveWith(server, app.callback());
   log.info('listening', { url: `http://localhost:${port}`, database: config.databaseUrl ? 'external' : 'embedded' });
-
-  const shutdown = async (signal: string) => {
-    log.info('shutting down', { signal });
-    await closeServer(server);
-    await fold.stop();
-    await database.close();
-    log.info('stopped');
-    process.exit(0);
-  };
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown(signal));
 }
 
 /** Stops accepting connections, lets in-flight requests finish, then drops idle keep-alives. */

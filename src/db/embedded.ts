@@ -295,13 +295,38 @@ export async function removeLocalData(dataDir: string, log: (m: string) => void)
     const owner = liveOwner(parent);
     if (owner) throw new EmbeddedBusyError(`The database in ${parent} belongs to a running Tally (pid ${owner.pid}); stop it first.`);
   }
-  for (const folder of [...databases, binariesCopyDir(await shippedBinaries())]) {
+  for (const folder of databases) {
     if (!fs.existsSync(folder)) continue;
     await stopLeftoverServer(path.join(folder, 'pg'), log);
     fs.rmSync(folder, { recursive: true, force: true });
     log(`removed ${folder}`);
   }
+  // Every embedded PostgreSQL of this checkout (other data folders, ephemeral runs, tests) runs
+  // from the one copy of the binaries, and loads libraries from it as it goes: keep it while used.
+  const binaries = binariesCopyDir(await shippedBinaries());
+  if (fs.existsSync(binaries)) {
+    const users = processesRunningFrom(binaries);
+    if (users.length > 0) log(`kept ${binaries}: PostgreSQL processes run from it (pids ${users.join(', ')})`);
+    else {
+      fs.rmSync(binaries, { recursive: true, force: true });
+      log(`removed ${binaries}`);
+    }
+  }
   await sweepEphemeralLeftovers(log);
+}
+
+/** Pids of the processes whose executable lies in `folder` (read from /proc). */
+function processesRunningFrom(folder: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readlinkSync(`/proc/${entry}/exe`).startsWith(`${folder}/`)) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return pids;
 }
 
 function prepareDataDir(options: EmbeddedOptions, runAs: RunAs, log: (m: string) => void) {

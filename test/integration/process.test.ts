@@ -139,7 +139,22 @@ describe('the tally process', () => {
     } finally {
       expect(await stop(tally)).toBe(0);
     }
-    expect((await clean()).stdout).toContain(`removed ${dataDir}`);
+    // A copy of the binaries that running PostgreSQL servers use (this very test run's, when the
+    // checkout is private to root) must survive: they load libraries from it as they go.
+    const copiesInUse = fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('tally-postgres-'))
+      .map((name) => path.join(os.tmpdir(), name)).filter((folder) => fs.readdirSync('/proc').some((pid) => {
+        try {
+          return /^\d+$/.test(pid) && fs.readlinkSync(`/proc/${pid}/exe`).startsWith(`${folder}/`);
+        } catch {
+          return false;
+        }
+      }));
+    const cleaned = (await clean()).stdout;
+    expect(cleaned).toContain(`removed ${dataDir}`);
     expect(fs.existsSync(dataDir)).toBe(false);
+    for (const folder of copiesInUse) {
+      expect(cleaned).toContain(`kept ${folder}`);
+      expect(fs.existsSync(path.join(folder, 'bin', 'postgres'))).toBe(true);
+    }
   }, 120_000);
 });
