@@ -18,7 +18,7 @@ import { fetchToken } from '../support/token.js';
 // catch, and the server process dies (porsager/postgres#1208). patches/postgres+3.4.9.patch
 // guards it; these tests fail (the server exits) without that patch.
 
-const { running, databases, temporaryFolder } = outageScope('tally-death-');
+const { running, databases, temporaryFolder, tallyOnOwnPostgres } = outageScope('tally-death-');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const ready = async (baseUrl: string) => (await fetch(`${baseUrl}/readyz`, { headers: { connection: 'close' } })).status === 200;
@@ -95,22 +95,9 @@ function unexpected(outcomes: Tallies): string[] {
 }
 
 async function externalSetup() {
-  const dataDir = temporaryFolder();
-  const port = await freePort();
-  const start = async () => {
-    const database = await startEmbeddedPostgres({ dataDir, ephemeral: false, fast: true, port });
-    databases.push(database);
-    return database;
-  };
-  const database = await start();
-  const url = await ensureDatabase(database.url, 'tally');
-  const tally = await startTally({
-    DATABASE_URL: url, BOOTSTRAP_CLIENT_ID: 'boot', BOOTSTRAP_CLIENT_SECRET: 'boot-secret', DATABASE_CONNECT_TIMEOUT_SECONDS: '2',
-  });
-  running.push(tally);
-  const token = await fetchToken(tally.baseUrl, 'boot', 'boot-secret');
-  await seedLedger(tally.baseUrl, token);
-  return { database, url, tally, token, start };
+  const setup = await tallyOnOwnPostgres();
+  await seedLedger(setup.tally.baseUrl, setup.token);
+  return setup;
 }
 
 describe('PostgreSQL dying under load', () => {

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureDatabase } from '../../src/db/database.js';
-import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { outageScope, until } from '../support/outages.js';
 import { freePort } from '../support/ports.js';
 import { admin, runTallyToExit, startTally, stopTally } from '../support/tallyProcess.js';
@@ -11,7 +9,7 @@ import { fetchToken } from '../support/token.js';
 // Faults a self-hosted Tally meets: its database going away and coming back, a second process on
 // the same embedded data folder, the admin CLI beside a running server, and kills.
 
-const { running, databases, temporaryFolder } = outageScope('tally-faults-');
+const { running, temporaryFolder, tallyOnOwnPostgres } = outageScope('tally-faults-');
 
 const ready = async (baseUrl: string) => (await fetch(`${baseUrl}/readyz`)).status === 200;
 
@@ -24,20 +22,8 @@ function graphql(baseUrl: string, token: string, query: string) {
 
 describe('while the database is unreachable', () => {
   it('answers a typed, retryable 503 on every path, and recovers by itself when it returns', async () => {
-    const dataDir = temporaryFolder();
-    const port = await freePort();
-    const start = async () => {
-      const database = await startEmbeddedPostgres({ dataDir, ephemeral: false, fast: true, port });
-      databases.push(database);
-      return database;
-    };
-    let database = await start();
-    const url = await ensureDatabase(database.url, 'tally');
-    const tally = await startTally({
-      DATABASE_URL: url, BOOTSTRAP_CLIENT_ID: 'boot', BOOTSTRAP_CLIENT_SECRET: 'boot-secret', DATABASE_CONNECT_TIMEOUT_SECONDS: '2',
-    });
-    running.push(tally);
-    const token = await fetchToken(tally.baseUrl, 'boot', 'boot-secret');
+    const { database: first, tally, token, start } = await tallyOnOwnPostgres();
+    let database = first;
     const auth = { authorization: `Bearer ${token}` };
     // `connection: close` leaves no idle keep-alive socket behind: stopping PostgreSQL can take
     // longer than the server's keep-alive, and reusing a socket it just closed is ECONNRESET.
