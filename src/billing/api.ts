@@ -75,9 +75,6 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
       rejectUnreadBody(ctx);
       rejectUnstorableText(c);
     },
-    notImplemented: (c: OperationContext) => {
-      throw new DomainError('not_implemented', `${c.operation.operationId} is not available in this version of Tally yet.`);
-    },
   });
   if (options.mock) {
     const answer = options.mock;

@@ -19,7 +19,7 @@ import { syncTransaction } from './transactions/syncTransaction.js';
 
 /**
  * Every REST operation Tally serves, by operationId: all of the contract's billing operations
- * (a contract test checks that this table and pending.ts together cover the spec exactly).
+ * (a contract test checks that this table covers the spec exactly).
  */
 export const handlers: HandlerTable = {
   createProduct,

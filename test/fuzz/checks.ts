@@ -6,7 +6,7 @@ const CODES = new Set(Object.keys(ERROR_CATALOGUE));
 const OAUTH_ERRORS = new Set(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'server_error', 'temporarily_unavailable']);
 
 export type Answer = { status: number; contentType: string; text: string };
-export type Expectation = { operation: string; path: string; pendingRest: ReadonlySet<string> };
+export type Expectation = { operation: string; path: string };
 
 /** The problems with one answer; an empty list means it is a proper typed refusal (or a harmless read). */
 export function problemsOf(answer: Answer, expectation: Expectation): string[] {
@@ -17,8 +17,7 @@ export function problemsOf(answer: Answer, expectation: Expectation): string[] {
   } catch {
     return [`not JSON (${answer.status}, ${answer.contentType}): ${answer.text.slice(0, 120)}`];
   }
-  const pending = expectation.pendingRest.has(expectation.operation) && answer.status === 501 && body?.code === 'not_implemented';
-  if (answer.status >= 500 && !pending) problems.push(`status ${answer.status}`);
+  if (answer.status >= 500) problems.push(`status ${answer.status}`);
   if (/^\/graphql(\?|$)/.test(expectation.path)) return [...problems, ...graphqlProblems(body)];
   if (answer.status < 400) return problems;
   if (!CODES.has(body?.code)) problems.push(`code ${JSON.stringify(body?.code)} is not in the catalogue`);
