@@ -116,6 +116,19 @@ describe('allocations', () => {
     expect(found.filter((a: { transaction: { external_id: string } }) => a.transaction.external_id === 'race-1')).toHaveLength(1);
   });
 
+  it('makes 20 concurrent creates of one invoice id a single invoice, and refuses another body under that id', async () => {
+    const body = { invoice_id: 'race-inv', line_items: [item('ann', '100'), item('ben', '250')] };
+    const results = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/invoices', body)));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(19);
+    expect(new Set(results.map((r) => JSON.stringify(r.body.data))).size).toBe(1);
+    const history = (await call('GET', '/invoices/race-inv/history')).body.data;
+    expect(history).toHaveLength(1);
+    const changed = await call('POST', '/invoices', { ...body, line_items: [item('ann', '101'), item('ben', '250')] });
+    expect([changed.status, changed.body.code]).toEqual([409, 'idempotency_key_reused']);
+    expect((await call('GET', '/invoices/race-inv')).body.data.balances[0].payins.expected).toBe('350');
+  });
+
   it('keeps workspaces apart', async () => {
     expect((await call('GET', '/invoices/alloc-1', undefined, other)).status).toBe(404);
     const foreign = await call('POST', '/transactions', { account: { external_id: 'bank' }, allocations: [allocation('alloc-1', 'ann', '1')],
