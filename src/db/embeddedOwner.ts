@@ -7,6 +7,9 @@ import path from 'node:path';
 
 export type Owner = { pid: number; startedAt: string; url?: string };
 
+/** The data folder belongs to another running Tally. */
+export class EmbeddedBusyError extends Error {}
+
 const OWNER_FILE = 'owner.json';
 
 export function ownerFile(parentDir: string): string {
