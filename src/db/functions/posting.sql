@@ -1,33 +1,21 @@
--- Line tags are written with the lines, and conditions may bound an account's total balance
--- (its own plus every descendant's) as well as its own. Both change the posting function's
--- signature, so it and its wrapper are replaced.
-drop function post_ledger_entry_or_refuse(text, text, text, text, text, text, integer, jsonb, timestamptz, text, jsonb, jsonb, jsonb,
-                                          text[], text[], text[], numeric[], text[], text[]);
-drop function post_ledger_entry(text, text, text, text, text, text, integer, jsonb, timestamptz, text, jsonb, jsonb, jsonb,
-                                text[], text[], text[], numeric[], text[], text[]);
+-- Posting: one entry in one statement (post_ledger_entry), and the wrapper the server calls,
+-- which answers a failed condition as a row (post_ledger_entry_or_refuse). Balances are
+-- applied by apply_balance_deltas (balances.sql).
 
--- A LIKE pattern matching the text literally.
-create function like_prefix(p_text text) returns text
+-- True when the balance meets {eq, gte, lte} (absent bounds hold).
+create or replace function condition_holds(p_balance numeric, p_condition jsonb) returns boolean
 language sql immutable as $$
-  select replace(replace(replace(p_text, '\', '\\'), '%', '\%'), '_', '\_')
-$$;
-
--- The total balance of an account in one currency: its own balance and all its descendants'.
-create function total_balance(p_workspace_id text, p_account_id text, p_currency text) returns numeric
-language sql stable as $$
-  select coalesce(sum(b.own_balance), 0)
-  from ledger_accounts root
-  join ledger_accounts a on a.workspace_id = root.workspace_id and a.ledger_id = root.ledger_id
-    and (a.id = root.id or a.path like like_prefix(root.path) || '/%')
-  join ledger_account_balances b on b.workspace_id = a.workspace_id and b.account_id = a.id and b.currency = p_currency
-  where root.workspace_id = p_workspace_id and root.id = p_account_id
+  select p_condition is null or jsonb_typeof(p_condition) = 'null' or (
+    (p_condition->>'eq' is null or p_balance = (p_condition->>'eq')::numeric) and
+    (p_condition->>'gte' is null or p_balance >= (p_condition->>'gte')::numeric) and
+    (p_condition->>'lte' is null or p_balance <= (p_condition->>'lte')::numeric))
 $$;
 
 -- Before a posting checks total-balance conditions, it serialises with every other such posting
 -- in the same top-level tree (an advisory lock, in key order) and locks the balance rows of the
 -- conditioned subtrees together with its own lines' rows in the global (account, currency)
 -- order. The totals it then reads cannot move until it commits, and no lock is taken out of order.
-create function lock_for_total_conditions(p_workspace_id text, p_ledger_id text, p_conditions jsonb,
+create or replace function lock_for_total_conditions(p_workspace_id text, p_ledger_id text, p_conditions jsonb,
                                           p_account_ids text[], p_currencies text[]) returns void
 language plpgsql as $$
 declare
@@ -64,11 +52,12 @@ end
 $$;
 
 -- Posts one entry in one statement (one round trip): records the ik (a repost continues a chain
--- ended by a reversal), adds the lines to the balances (rows locked in account and currency
--- order, so entries touching the same accounts in any order never deadlock), and checks the
--- conditions against the balances before and after. A replayed ik changes nothing and names
--- the entry that holds it.
-create function post_ledger_entry(
+-- ended by a reversal), writes the lines, applies the balance deltas (balance rows locked in
+-- account and currency order, so entries touching the same accounts in any order never
+-- deadlock), and checks the conditions on own balances (before and after) and on total
+-- balances. A replayed ik changes nothing and names the entry that holds it. A failed condition
+-- raises entry_condition_failed with the condition's index as its detail.
+create or replace function post_ledger_entry(
   p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text,
   p_type text, p_type_version integer, p_parameters jsonb,
   p_posted timestamptz, p_description text, p_tags jsonb, p_groups jsonb, p_conditions jsonb,
@@ -85,6 +74,7 @@ declare
   v_last_position integer;
   v_last_is_reversal boolean;
   v_has_totals boolean := jsonb_path_exists(p_conditions, '$[*] ? (exists(@.totalPrecondition) || exists(@.totalPostcondition))');
+  v_bounded text[];
   v_total numeric;
   v_subtree_delta numeric;
 begin
@@ -120,20 +110,9 @@ begin
     perform lock_for_total_conditions(p_workspace_id, p_ledger_id, p_conditions, p_account_ids, p_currencies);
   end if;
 
-  with deltas as (
-    select t.account_id, t.currency, sum(t.amount) as delta, count(*) as lines
-    from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
-    group by t.account_id, t.currency
-  ), updated as (
-    insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
-    select p_workspace_id, d.account_id, d.currency, d.delta, d.lines from deltas d order by d.account_id, d.currency
-    on conflict (workspace_id, account_id, currency)
-      do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count
-    returning b.account_id, b.currency, b.own_balance
-  )
-  select jsonb_object_agg(u.account_id || '|' || u.currency, jsonb_build_array(u.own_balance::text, d.delta::text))
-  into v_balances
-  from updated u join deltas d on d.account_id = u.account_id and d.currency = u.currency;
+  select array_agg(c.value->>'accountId') into v_bounded
+  from jsonb_array_elements(p_conditions) c where c.value ? 'precondition' or c.value ? 'postcondition';
+  v_balances := apply_balance_deltas(p_workspace_id, p_ledger_id, p_posted, p_account_ids, p_currencies, p_amounts, v_bounded);
 
   for v_condition in select value from jsonb_array_elements(p_conditions) loop
     if v_condition ? 'precondition' or v_condition ? 'postcondition' then
@@ -166,7 +145,7 @@ $$;
 -- Group commit: several entries are posted in one transaction, so a failing condition must
 -- refuse only its own entry. This wrapper runs the posting in a subtransaction and answers the
 -- failed condition's index as a row instead of raising; any other error still raises.
-create function post_ledger_entry_or_refuse(
+create or replace function post_ledger_entry_or_refuse(
   p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text,
   p_type text, p_type_version integer, p_parameters jsonb,
   p_posted timestamptz, p_description text, p_tags jsonb, p_groups jsonb, p_conditions jsonb,

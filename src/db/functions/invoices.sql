@@ -1,9 +1,11 @@
+-- Invoices.
+
 -- Creates an invoice in one statement (one round trip, one commit): claims the invoice id (a
 -- taken id answers 'taken' and writes nothing), resolves each line item's product (by code,
 -- else by id) and user (by id, which must exist, or by external id, created on first use), and
 -- writes the line items. An unknown product or user id raises unknown_product / unknown_user
 -- with the failing item indexes (0-based) as its detail, and the statement writes nothing.
-create function create_invoice(p_workspace_id text, p_invoice_id text, p_tags jsonb, p_request_hash text, p_items jsonb)
+create or replace function create_invoice(p_workspace_id text, p_invoice_id text, p_tags jsonb, p_request_hash text, p_items jsonb)
 returns table (outcome text, invoice_created timestamptz, users jsonb, products jsonb)
 language plpgsql as $$
 declare

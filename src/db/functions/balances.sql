@@ -1,0 +1,192 @@
+-- Balances: applying a posting's deltas, folding the queue into the buckets, total balances,
+-- and rebuilding balances and history from the lines. The tables and how they fit are
+-- described in the baseline migration (ledger_account_balances, ledger_balance_buckets,
+-- ledger_balance_queue).
+
+-- The local wall-clock hour an instant falls in, at a ledger's offset ('+05:30', '-09:30').
+create or replace function ledger_local_hour(p_posted timestamptz, p_offset text) returns timestamp
+language sql immutable as $$
+  select date_trunc('hour', (p_posted at time zone 'UTC') + p_offset::interval)
+$$;
+
+-- The Int96 bound: a balance stays within ±(2^120 − 1).
+create or replace function int96_max() returns numeric language sql immutable as $$ select 1329227995784915872903807060280344575::numeric $$;
+
+-- The total balance of an account in one currency: its own balance and all its descendants',
+-- queued deltas included, so a total-balance bound sees every committed posting.
+create or replace function total_balance(p_workspace_id text, p_account_id text, p_currency text) returns numeric
+language sql stable as $$
+  with subtree as (
+    select a.id from ledger_accounts root
+    join ledger_accounts a on a.workspace_id = root.workspace_id and a.ledger_id = root.ledger_id
+      and (a.id = root.id or a.path like like_prefix(root.path) || '/%')
+    where root.workspace_id = p_workspace_id and root.id = p_account_id
+  )
+  select coalesce((select sum(b.own_balance) from ledger_account_balances b
+                   where b.workspace_id = p_workspace_id and b.currency = p_currency and b.account_id in (select id from subtree)), 0)
+       + coalesce((select sum(q.amount) from ledger_balance_queue q
+                   where q.workspace_id = p_workspace_id and q.currency = p_currency and q.account_id in (select id from subtree)
+                     and not q.balance_applied), 0)
+$$;
+
+-- Applies one entry's lines (all posted at p_posted): every delta is queued for the buckets;
+-- accounts with strong own balance updates, or whose own balance the entry bounds
+-- (p_bounded_account_ids: a bound needs the row locked), also update their balance row here,
+-- rows locked in (account, currency) order. Answers, per updated row, its balance after the
+-- entry and the entry's delta, for the conditions. Raises balance_out_of_range when a balance
+-- would leave the Int96 range.
+create or replace function apply_balance_deltas(p_workspace_id text, p_ledger_id text, p_posted timestamptz,
+                                     p_account_ids text[], p_currencies text[], p_amounts numeric[],
+                                     p_bounded_account_ids text[]) returns jsonb
+language plpgsql as $$
+declare
+  v_accounts text[];
+  v_currencies text[];
+  v_deltas numeric[];
+  v_applied boolean[];
+  v_balances jsonb;
+  v_out_of_range boolean;
+begin
+  -- One statement: the accounts' configuration is read once, and the queue rows and the balance
+  -- rows are written from that same reading.
+  with deltas as (
+    select t.account_id, t.currency, sum(t.amount) as delta, count(*)::integer as lines
+    from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
+    group by t.account_id, t.currency
+  ), decided as (
+    select d.*, coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual'
+                or d.account_id = any(coalesce(p_bounded_account_ids, '{}')) as applied
+    from deltas d left join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = d.account_id
+  ), queued as (
+    insert into ledger_balance_queue (workspace_id, account_id, currency, local_hour, amount, line_count, balance_applied)
+    select p_workspace_id, d.account_id, d.currency, ledger_local_hour(p_posted, l.balance_utc_offset), d.delta, d.lines, d.applied
+    from decided d join ledgers l on l.workspace_id = p_workspace_id and l.id = p_ledger_id
+  ), updated as (
+    insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
+    select p_workspace_id, d.account_id, d.currency, d.delta, d.lines from decided d
+    where d.applied
+    order by d.account_id, d.currency
+    on conflict (workspace_id, account_id, currency)
+      do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count
+    returning b.account_id, b.currency, b.own_balance
+  )
+  select (select jsonb_object_agg(u.account_id || '|' || u.currency, jsonb_build_array(u.own_balance::text, d.delta::text))
+          from updated u join decided d on d.account_id = u.account_id and d.currency = u.currency),
+         coalesce((select bool_or(abs(u.own_balance) > int96_max()) from updated u), false),
+         array_agg(d.account_id), array_agg(d.currency), array_agg(d.delta), array_agg(d.applied)
+  into v_balances, v_out_of_range, v_accounts, v_currencies, v_deltas, v_applied
+  from decided d;
+
+  -- Bounded rows and queued-only rows add the deltas not yet in their balance row, read in a new
+  -- statement (so after the locks above): postings to eventual accounts take no lock, so for
+  -- them this is a best-effort check of the Int96 range.
+  if p_bounded_account_ids is not null or not (true = all(v_applied)) then
+    select coalesce(v_balances, '{}') || coalesce(jsonb_object_agg(t.account_id || '|' || t.currency,
+             jsonb_build_array(s.balance::text, t.delta::text)) filter (where t.account_id = any(coalesce(p_bounded_account_ids, '{}'))), '{}'),
+           v_out_of_range or coalesce(bool_or(abs(s.balance) > int96_max()), false)
+    into v_balances, v_out_of_range
+    from unnest(v_accounts, v_currencies, v_deltas, v_applied) as t(account_id, currency, delta, applied)
+    cross join lateral (
+      select coalesce((select b.own_balance from ledger_account_balances b
+                       where b.workspace_id = p_workspace_id and b.account_id = t.account_id and b.currency = t.currency), 0)
+           + coalesce((select sum(q.amount) from ledger_balance_queue q
+                       where q.workspace_id = p_workspace_id and q.account_id = t.account_id and q.currency = t.currency
+                         and not q.balance_applied), 0) as balance
+    ) s
+    where not t.applied or t.account_id = any(coalesce(p_bounded_account_ids, '{}'));
+  end if;
+  if v_out_of_range then
+    raise exception using errcode = 'P0001', message = 'balance_out_of_range';
+  end if;
+  return coalesce(v_balances, '{}');
+end
+$$;
+
+-- Moves up to p_limit queued deltas into the buckets (and into balances, those not applied by
+-- their posting), in one transaction: a crash loses nothing (the queue rows come back) and counts
+-- nothing twice. Concurrent folds take disjoint rows. Answers how many queued rows it folded, and
+-- when the oldest was queued.
+create or replace function fold_ledger_balance_queue(p_limit integer) returns table (folded integer, oldest timestamptz)
+language plpgsql as $$
+#variable_conflict use_column
+declare
+  v_oldest timestamptz;
+  v_workspaces text[];
+  v_accounts text[];
+  v_currencies text[];
+  v_hours timestamp[];
+  v_amounts numeric[];
+  v_lines bigint[];
+  v_applied boolean[];
+  v_taken integer;
+begin
+  with taken as (
+    delete from ledger_balance_queue q
+    where q.seq in (select seq from ledger_balance_queue order by seq limit p_limit for update skip locked)
+    returning q.workspace_id, q.account_id, q.currency, q.local_hour, q.amount, q.line_count, q.balance_applied, q.enqueued
+  ), grouped as (
+    select workspace_id, account_id, currency, local_hour, balance_applied, sum(amount) as amount, sum(line_count) as lines,
+           count(*) as rows, min(enqueued) as oldest
+    from taken group by workspace_id, account_id, currency, local_hour, balance_applied
+  )
+  select array_agg(workspace_id), array_agg(account_id), array_agg(currency), array_agg(local_hour),
+         array_agg(amount), array_agg(lines), array_agg(balance_applied), sum(rows)::integer, min(grouped.oldest)
+  into v_workspaces, v_accounts, v_currencies, v_hours, v_amounts, v_lines, v_applied, v_taken, v_oldest
+  from grouped;
+  if v_taken is null then
+    return query select 0, null::timestamptz;
+    return;
+  end if;
+
+  insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
+  select t.workspace_id, t.account_id, t.currency, sum(t.amount), sum(t.lines)
+  from unnest(v_workspaces, v_accounts, v_currencies, v_amounts, v_lines, v_applied) as t(workspace_id, account_id, currency, amount, lines, applied)
+  where not t.applied
+  group by t.workspace_id, t.account_id, t.currency
+  order by t.account_id, t.currency
+  on conflict (workspace_id, account_id, currency)
+    do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count;
+
+  insert into ledger_balance_buckets as k (workspace_id, account_id, grain, bucket, currency, amount, line_count)
+  select t.workspace_id, t.account_id, g.grain, date_trunc(g.grain, t.local_hour), t.currency, sum(t.amount), sum(t.lines)
+  from unnest(v_workspaces, v_accounts, v_currencies, v_hours, v_amounts, v_lines) as t(workspace_id, account_id, currency, local_hour, amount, lines)
+  cross join (values ('hour'), ('day'), ('month'), ('year')) as g(grain)
+  group by t.workspace_id, t.account_id, g.grain, date_trunc(g.grain, t.local_hour), t.currency
+  order by t.account_id, g.grain, date_trunc(g.grain, t.local_hour), t.currency
+  on conflict (workspace_id, account_id, grain, bucket, currency)
+    do update set amount = k.amount + excluded.amount, line_count = k.line_count + excluded.line_count;
+  return query select v_taken, v_oldest;
+end
+$$;
+
+-- Recomputes the stored balances and history of a ledger's accounts (every ledger's when
+-- p_ledger_id is null) from their lines, dropping queued deltas: for data written outside the
+-- posting path (bulk loads). Run it while nothing posts to those ledgers.
+create or replace function rebuild_balance_history(p_ledger_id text) returns void
+language plpgsql as $$
+begin
+  create temporary table rebuilt_accounts on commit drop as
+    select a.workspace_id, a.id, g.balance_utc_offset from ledger_accounts a
+    join ledgers g on g.workspace_id = a.workspace_id and g.id = a.ledger_id
+    where p_ledger_id is null or a.ledger_id = p_ledger_id;
+  delete from ledger_balance_queue q using rebuilt_accounts r where q.workspace_id = r.workspace_id and q.account_id = r.id;
+  delete from ledger_balance_buckets b using rebuilt_accounts r where b.workspace_id = r.workspace_id and b.account_id = r.id;
+  delete from ledger_account_balances b using rebuilt_accounts r where b.workspace_id = r.workspace_id and b.account_id = r.id;
+
+  insert into ledger_account_balances (workspace_id, account_id, currency, own_balance, line_count)
+  select l.workspace_id, l.account_id, l.currency, sum(l.amount), count(*)
+  from ledger_lines l join rebuilt_accounts r on r.workspace_id = l.workspace_id and r.id = l.account_id
+  group by l.workspace_id, l.account_id, l.currency;
+
+  insert into ledger_balance_buckets (workspace_id, account_id, grain, bucket, currency, amount, line_count)
+  select h.workspace_id, h.account_id, g.grain, date_trunc(g.grain, h.hour), h.currency, sum(h.amount), sum(h.lines)
+  from (
+    select l.workspace_id, l.account_id, l.currency, ledger_local_hour(l.posted, r.balance_utc_offset) as hour, sum(l.amount) as amount, count(*) as lines
+    from ledger_lines l join rebuilt_accounts r on r.workspace_id = l.workspace_id and r.id = l.account_id
+    group by 1, 2, 3, 4
+  ) h
+  cross join (values ('hour'), ('day'), ('month'), ('year')) as g(grain)
+  group by h.workspace_id, h.account_id, g.grain, date_trunc(g.grain, h.hour), h.currency;
+  drop table rebuilt_accounts;
+end
+$$;

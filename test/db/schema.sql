@@ -1,0 +1,973 @@
+-- The schema that src/db/migrations/ and src/db/functions/ build in an empty database, read
+-- from the catalogs by test/db/schemaDump.ts; test/db/schema.test.ts checks they still build it.
+-- Generated: do not edit. Regenerate with `node --import tsx/esm test/db/schemaDump.ts`.
+
+create table allocations (
+  workspace_id text not null,
+  id text not null,
+  transaction_id text not null,
+  position integer not null,
+  invoice_id text not null,
+  user_id text not null,
+  type text not null,
+  amount numeric(37,0) not null
+);
+
+create table api_clients (
+  client_id text not null,
+  workspace_id text not null,
+  secret_hash text not null,
+  name text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null
+);
+
+create table billing_roles (
+  workspace_id text not null,
+  id text not null,
+  name text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null
+);
+
+create table billing_transactions (
+  workspace_id text not null,
+  id text not null,
+  external_id text not null,
+  account_id text not null,
+  amount numeric(37,0) not null,
+  currency text not null,
+  posted timestamp with time zone not null,
+  tags jsonb default '[]'::jsonb not null,
+  allocated numeric(37,0) default 0 not null,
+  request_hash text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null
+);
+
+create table billing_users (
+  workspace_id text not null,
+  id text not null,
+  external_id text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null
+);
+
+create table external_accounts (
+  workspace_id text not null,
+  id text not null,
+  external_id text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null
+);
+
+create table invoice_line_items (
+  workspace_id text not null,
+  invoice_id text not null,
+  id text not null,
+  position integer not null,
+  type text not null,
+  product_id text not null,
+  user_id text not null,
+  description text not null,
+  currency text not null,
+  unit_price numeric(37,0) not null,
+  quantity integer not null,
+  amount numeric(37,0) not null,
+  tags jsonb default '[]'::jsonb not null
+);
+
+create table invoice_versions (
+  workspace_id text not null,
+  invoice_id text not null,
+  version integer not null,
+  snapshot jsonb not null,
+  diff jsonb
+);
+
+create table invoices (
+  workspace_id text not null,
+  id text not null,
+  version integer default 1 not null,
+  tags jsonb default '[]'::jsonb not null,
+  request_hash text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null,
+  modified timestamp with time zone,
+  diff jsonb
+);
+
+create table ledger_account_balances (
+  workspace_id text not null,
+  account_id text not null,
+  currency text not null,
+  own_balance numeric default 0 not null,
+  line_count bigint default 0 not null
+);
+
+create table ledger_accounts (
+  workspace_id text not null,
+  ledger_id text not null,
+  id text not null,
+  ik text not null,
+  path text not null,
+  parent_id text,
+  depth smallint not null,
+  name text,
+  type text not null,
+  currency_mode text not null,
+  currency_code text,
+  custom_currency_id text,
+  consistency jsonb not null,
+  request_hash text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null,
+  linked_account_id text
+);
+
+create table ledger_balance_buckets (
+  workspace_id text not null,
+  account_id text not null,
+  grain text not null,
+  bucket timestamp without time zone not null,
+  currency text not null,
+  amount numeric not null,
+  line_count bigint not null
+);
+
+create table ledger_balance_queue (
+  seq bigint generated always as identity not null,
+  workspace_id text not null,
+  account_id text not null,
+  currency text not null,
+  local_hour timestamp without time zone not null,
+  amount numeric not null,
+  line_count integer not null,
+  balance_applied boolean not null,
+  enqueued timestamp with time zone default clock_timestamp() not null
+);
+
+create table ledger_custom_currencies (
+  workspace_id text not null,
+  id text not null,
+  custom_code text not null,
+  name text not null,
+  precision integer not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, clock_timestamp()) not null
+);
+
+create table ledger_data_migrations (
+  workspace_id text not null,
+  ledger_id text not null,
+  kind text not null,
+  subject text not null,
+  entry_type text,
+  type_version integer,
+  account_path text,
+  schema_version integer not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, clock_timestamp()) not null
+);
+
+create table ledger_entries (
+  workspace_id text not null,
+  ledger_id text not null,
+  id text not null,
+  ik text not null,
+  type text,
+  type_version integer,
+  parameters jsonb,
+  description text,
+  posted timestamp with time zone not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, clock_timestamp()) not null,
+  tags jsonb default '[]'::jsonb not null,
+  groups jsonb default '[]'::jsonb not null,
+  conditions jsonb default '[]'::jsonb not null,
+  reversal_position integer default 1 not null,
+  reverses_id text,
+  reversed_by_id text,
+  reversed_at timestamp with time zone,
+  request_hash text not null
+);
+
+create table ledger_external_accounts (
+  workspace_id text not null,
+  id text not null,
+  link_id text not null,
+  external_id text not null,
+  name text not null,
+  currency_mode text not null,
+  currency text,
+  created timestamp with time zone default date_trunc('milliseconds'::text, clock_timestamp()) not null
+);
+
+create table ledger_external_txs (
+  workspace_id text not null,
+  id text not null,
+  link_id text not null,
+  account_id text not null,
+  external_id text not null,
+  sequence integer not null,
+  amount numeric(37,0) not null,
+  currency text not null,
+  description text not null,
+  posted timestamp with time zone not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, clock_timestamp()) not null,
+  deleted_at timestamp with time zone
+);
+
+create table ledger_lines (
+  workspace_id text not null,
+  ledger_id text not null,
+  id text not null,
+  entry_id text not null,
+  position smallint not null,
+  account_id text not null,
+  currency text not null,
+  amount numeric(37,0) not null,
+  key text,
+  description text,
+  tags jsonb default '[]'::jsonb not null,
+  posted timestamp with time zone not null,
+  created timestamp with time zone not null
+);
+
+create table ledger_links (
+  workspace_id text not null,
+  id text not null,
+  ik text not null,
+  name text not null,
+  kind text default 'custom'::text not null,
+  provider_env text,
+  request_hash text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, clock_timestamp()) not null
+);
+
+create table ledger_migrations (
+  workspace_id text not null,
+  ledger_id text not null,
+  schema_key text not null,
+  schema_version integer not null,
+  status text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, clock_timestamp()) not null
+);
+
+create table ledger_payments (
+  workspace_id text not null,
+  ledger_id text not null,
+  id text not null,
+  ik text not null,
+  type text,
+  type_version integer,
+  parameters jsonb,
+  amount numeric(37,0) not null,
+  status text not null,
+  client_secret text not null,
+  request_hash text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, clock_timestamp()) not null
+);
+
+create table ledger_reconciliations (
+  workspace_id text not null,
+  entry_id text not null,
+  position smallint not null,
+  tx_id text not null,
+  account_id text not null
+);
+
+create table ledger_schema_versions (
+  workspace_id text not null,
+  schema_key text not null,
+  version integer not null,
+  content jsonb not null,
+  content_hash text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null
+);
+
+create table ledger_schemas (
+  workspace_id text not null,
+  key text not null,
+  name text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null
+);
+
+create table ledgers (
+  workspace_id text not null,
+  id text not null,
+  ik text not null,
+  name text not null,
+  type text default 'double'::text not null,
+  balance_utc_offset text default '+00:00'::text not null,
+  schema_key text,
+  request_hash text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null,
+  deleted_at timestamp with time zone,
+  schema_version integer
+);
+
+create table payment_accounts (
+  workspace_id text not null,
+  id text not null,
+  user_id text not null,
+  currency text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null
+);
+
+create table payment_flows (
+  workspace_id text not null,
+  id text not null,
+  external_id text not null,
+  invoice_id text not null,
+  type text not null,
+  request_hash text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null,
+  plan_version integer default 1 not null,
+  generated_at timestamp with time zone default date_trunc('milliseconds'::text, now()) not null
+);
+
+create table payments (
+  workspace_id text not null,
+  id text not null,
+  flow_id text not null,
+  batch integer not null,
+  position integer not null,
+  direction text not null,
+  user_id text not null,
+  currency text not null,
+  amount numeric(37,0) not null,
+  payment_account_id text not null,
+  created timestamp with time zone not null,
+  modified timestamp with time zone not null,
+  completed_at timestamp with time zone
+);
+
+create table product_roles (
+  workspace_id text not null,
+  product_id text not null,
+  relation text not null,
+  position integer not null,
+  role_id text not null
+);
+
+create table products (
+  workspace_id text not null,
+  id text not null,
+  code text not null,
+  description text not null,
+  update_version integer default 1 not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null,
+  request_hash text
+);
+
+create table server_secrets (
+  name text not null,
+  value bytea not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null
+);
+
+create table workspaces (
+  id text not null,
+  name text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null
+);
+
+alter table allocations add constraint allocations_pkey PRIMARY KEY (workspace_id, id);
+alter table api_clients add constraint api_clients_pkey PRIMARY KEY (client_id);
+alter table billing_roles add constraint billing_roles_pkey PRIMARY KEY (workspace_id, id);
+alter table billing_transactions add constraint billing_transactions_pkey PRIMARY KEY (workspace_id, id);
+alter table billing_users add constraint billing_users_pkey PRIMARY KEY (workspace_id, id);
+alter table external_accounts add constraint external_accounts_pkey PRIMARY KEY (workspace_id, id);
+alter table invoice_line_items add constraint invoice_line_items_pkey PRIMARY KEY (workspace_id, id);
+alter table invoice_versions add constraint invoice_versions_pkey PRIMARY KEY (workspace_id, invoice_id, version);
+alter table invoices add constraint invoices_pkey PRIMARY KEY (workspace_id, id);
+alter table ledger_account_balances add constraint ledger_account_balances_pkey PRIMARY KEY (workspace_id, account_id, currency);
+alter table ledger_accounts add constraint ledger_accounts_pkey PRIMARY KEY (workspace_id, id);
+alter table ledger_balance_buckets add constraint ledger_balance_buckets_pkey PRIMARY KEY (workspace_id, account_id, grain, bucket, currency);
+alter table ledger_balance_queue add constraint ledger_balance_queue_pkey PRIMARY KEY (seq);
+alter table ledger_custom_currencies add constraint ledger_custom_currencies_pkey PRIMARY KEY (workspace_id, id);
+alter table ledger_data_migrations add constraint ledger_data_migrations_pkey PRIMARY KEY (workspace_id, ledger_id, kind, subject);
+alter table ledger_entries add constraint ledger_entries_pkey PRIMARY KEY (workspace_id, id);
+alter table ledger_external_accounts add constraint ledger_external_accounts_pkey PRIMARY KEY (workspace_id, id);
+alter table ledger_external_txs add constraint ledger_external_txs_pkey PRIMARY KEY (workspace_id, id);
+alter table ledger_lines add constraint ledger_lines_pkey PRIMARY KEY (workspace_id, id);
+alter table ledger_links add constraint ledger_links_pkey PRIMARY KEY (workspace_id, id);
+alter table ledger_migrations add constraint ledger_migrations_pkey PRIMARY KEY (workspace_id, ledger_id, schema_version);
+alter table ledger_payments add constraint ledger_payments_pkey PRIMARY KEY (workspace_id, id);
+alter table ledger_reconciliations add constraint ledger_reconciliations_pkey PRIMARY KEY (workspace_id, entry_id, "position");
+alter table ledger_schema_versions add constraint ledger_schema_versions_pkey PRIMARY KEY (workspace_id, schema_key, version);
+alter table ledger_schemas add constraint ledger_schemas_pkey PRIMARY KEY (workspace_id, key);
+alter table ledgers add constraint ledgers_pkey PRIMARY KEY (workspace_id, id);
+alter table payment_accounts add constraint payment_accounts_pkey PRIMARY KEY (workspace_id, id);
+alter table payment_flows add constraint payment_flows_pkey PRIMARY KEY (workspace_id, id);
+alter table payments add constraint payments_pkey PRIMARY KEY (workspace_id, id);
+alter table product_roles add constraint product_roles_pkey PRIMARY KEY (workspace_id, product_id, relation, role_id);
+alter table products add constraint products_pkey PRIMARY KEY (workspace_id, id);
+alter table server_secrets add constraint server_secrets_pkey PRIMARY KEY (name);
+alter table workspaces add constraint workspaces_pkey PRIMARY KEY (id);
+alter table allocations add constraint allocations_position_key UNIQUE (workspace_id, transaction_id, "position");
+alter table billing_roles add constraint billing_roles_name_key UNIQUE (workspace_id, name);
+alter table billing_transactions add constraint billing_transactions_external_id_key UNIQUE (workspace_id, external_id);
+alter table billing_users add constraint billing_users_external_id_key UNIQUE (workspace_id, external_id);
+alter table external_accounts add constraint external_accounts_external_id_key UNIQUE (workspace_id, external_id);
+alter table invoice_line_items add constraint invoice_line_items_position_key UNIQUE (workspace_id, invoice_id, "position");
+alter table ledger_accounts add constraint ledger_accounts_ik_key UNIQUE (workspace_id, ledger_id, ik);
+alter table ledger_accounts add constraint ledger_accounts_path_key UNIQUE (workspace_id, ledger_id, path);
+alter table ledger_entries add constraint ledger_entries_ik_key UNIQUE (workspace_id, ledger_id, ik, reversal_position);
+alter table ledger_external_accounts add constraint ledger_external_accounts_external_id_key UNIQUE (workspace_id, link_id, external_id);
+alter table ledger_external_txs add constraint ledger_external_txs_sequence_key UNIQUE (workspace_id, account_id, external_id, sequence);
+alter table ledger_lines add constraint ledger_lines_position_key UNIQUE (workspace_id, entry_id, "position");
+alter table ledger_links add constraint ledger_links_ik_key UNIQUE (workspace_id, ik);
+alter table ledger_payments add constraint ledger_payments_ik_key UNIQUE (workspace_id, ledger_id, ik);
+alter table payment_accounts add constraint payment_accounts_user_currency_key UNIQUE (workspace_id, user_id, currency);
+alter table payment_flows add constraint payment_flows_external_id_key UNIQUE (workspace_id, external_id);
+alter table payments add constraint payments_position_key UNIQUE (workspace_id, flow_id, "position");
+alter table products add constraint products_code_key UNIQUE (workspace_id, code);
+alter table allocations add constraint allocations_amount_check CHECK ((amount >= (0)::numeric));
+alter table allocations add constraint allocations_type_check CHECK ((type = ANY (ARRAY['invoice_payin'::text, 'invoice_payout'::text])));
+alter table billing_transactions add constraint billing_transactions_check CHECK (((allocated >= (0)::numeric) AND (allocated <= abs(amount))));
+alter table invoice_line_items add constraint invoice_line_items_amount_check CHECK ((amount >= (0)::numeric));
+alter table invoice_line_items add constraint invoice_line_items_quantity_check CHECK ((quantity >= 1));
+alter table invoice_line_items add constraint invoice_line_items_type_check CHECK ((type = ANY (ARRAY['payin'::text, 'payout'::text])));
+alter table invoice_line_items add constraint invoice_line_items_unit_price_check CHECK ((unit_price >= (0)::numeric));
+alter table ledger_accounts add constraint ledger_accounts_currency_check CHECK (((currency_mode = 'multi'::text) = (currency_code IS NULL)));
+alter table ledger_accounts add constraint ledger_accounts_currency_mode_check CHECK ((currency_mode = ANY (ARRAY['single'::text, 'multi'::text])));
+alter table ledger_accounts add constraint ledger_accounts_depth_check CHECK (((depth >= 1) AND (depth <= 10)));
+alter table ledger_accounts add constraint ledger_accounts_type_check CHECK ((type = ANY (ARRAY['asset'::text, 'liability'::text, 'income'::text, 'expense'::text])));
+alter table ledger_balance_buckets add constraint ledger_balance_buckets_grain_check CHECK ((grain = ANY (ARRAY['hour'::text, 'day'::text, 'month'::text, 'year'::text])));
+alter table ledger_data_migrations add constraint ledger_data_migrations_kind_check CHECK ((kind = ANY (ARRAY['entry'::text, 'account'::text])));
+alter table ledger_external_accounts add constraint ledger_external_accounts_currency_check CHECK (((currency_mode = 'multi'::text) = (currency IS NULL)));
+alter table ledger_external_accounts add constraint ledger_external_accounts_currency_mode_check CHECK ((currency_mode = ANY (ARRAY['single'::text, 'multi'::text])));
+alter table ledger_external_txs add constraint ledger_external_txs_sequence_check CHECK ((sequence >= 1));
+alter table ledger_links add constraint ledger_links_kind_check CHECK ((kind = ANY (ARRAY['custom'::text, 'provider'::text])));
+alter table ledger_migrations add constraint ledger_migrations_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'started'::text, 'completed'::text, 'failed'::text, 'skipped'::text])));
+alter table ledger_schema_versions add constraint ledger_schema_versions_version_check CHECK ((version >= 1));
+alter table ledgers add constraint ledgers_schema_version_check CHECK ((schema_version >= 1));
+alter table ledgers add constraint ledgers_type_check CHECK ((type = 'double'::text));
+alter table payments add constraint payments_amount_check CHECK ((amount > (0)::numeric));
+alter table payments add constraint payments_batch_check CHECK ((batch >= 1));
+alter table payments add constraint payments_direction_check CHECK ((direction = ANY (ARRAY['inbound'::text, 'outbound'::text])));
+alter table product_roles add constraint product_roles_relation_check CHECK ((relation = ANY (ARRAY['paid_by'::text, 'paid_to'::text])));
+alter table allocations add constraint allocations_workspace_id_invoice_id_fkey FOREIGN KEY (workspace_id, invoice_id) REFERENCES invoices(workspace_id, id);
+alter table allocations add constraint allocations_workspace_id_transaction_id_fkey FOREIGN KEY (workspace_id, transaction_id) REFERENCES billing_transactions(workspace_id, id);
+alter table allocations add constraint allocations_workspace_id_user_id_fkey FOREIGN KEY (workspace_id, user_id) REFERENCES billing_users(workspace_id, id);
+alter table api_clients add constraint api_clients_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table billing_roles add constraint billing_roles_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table billing_transactions add constraint billing_transactions_workspace_id_account_id_fkey FOREIGN KEY (workspace_id, account_id) REFERENCES external_accounts(workspace_id, id);
+alter table billing_transactions add constraint billing_transactions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table billing_users add constraint billing_users_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table external_accounts add constraint external_accounts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table invoice_line_items add constraint invoice_line_items_workspace_id_invoice_id_fkey FOREIGN KEY (workspace_id, invoice_id) REFERENCES invoices(workspace_id, id);
+alter table invoice_line_items add constraint invoice_line_items_workspace_id_product_id_fkey FOREIGN KEY (workspace_id, product_id) REFERENCES products(workspace_id, id);
+alter table invoice_line_items add constraint invoice_line_items_workspace_id_user_id_fkey FOREIGN KEY (workspace_id, user_id) REFERENCES billing_users(workspace_id, id);
+alter table invoice_versions add constraint invoice_versions_workspace_id_invoice_id_fkey FOREIGN KEY (workspace_id, invoice_id) REFERENCES invoices(workspace_id, id);
+alter table invoices add constraint invoices_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table ledger_account_balances add constraint ledger_account_balances_account_fkey FOREIGN KEY (workspace_id, account_id) REFERENCES ledger_accounts(workspace_id, id);
+alter table ledger_accounts add constraint ledger_accounts_ledger_fkey FOREIGN KEY (workspace_id, ledger_id) REFERENCES ledgers(workspace_id, id);
+alter table ledger_accounts add constraint ledger_accounts_linked_fkey FOREIGN KEY (workspace_id, linked_account_id) REFERENCES ledger_external_accounts(workspace_id, id);
+alter table ledger_accounts add constraint ledger_accounts_parent_fkey FOREIGN KEY (workspace_id, parent_id) REFERENCES ledger_accounts(workspace_id, id);
+alter table ledger_custom_currencies add constraint ledger_custom_currencies_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table ledger_data_migrations add constraint ledger_data_migrations_ledger_fkey FOREIGN KEY (workspace_id, ledger_id) REFERENCES ledgers(workspace_id, id);
+alter table ledger_entries add constraint ledger_entries_ledger_fkey FOREIGN KEY (workspace_id, ledger_id) REFERENCES ledgers(workspace_id, id);
+alter table ledger_external_accounts add constraint ledger_external_accounts_link_fkey FOREIGN KEY (workspace_id, link_id) REFERENCES ledger_links(workspace_id, id);
+alter table ledger_external_txs add constraint ledger_external_txs_account_fkey FOREIGN KEY (workspace_id, account_id) REFERENCES ledger_external_accounts(workspace_id, id);
+alter table ledger_lines add constraint ledger_lines_account_fkey FOREIGN KEY (workspace_id, account_id) REFERENCES ledger_accounts(workspace_id, id);
+alter table ledger_lines add constraint ledger_lines_entry_fkey FOREIGN KEY (workspace_id, entry_id) REFERENCES ledger_entries(workspace_id, id);
+alter table ledger_links add constraint ledger_links_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table ledger_migrations add constraint ledger_migrations_ledger_fkey FOREIGN KEY (workspace_id, ledger_id) REFERENCES ledgers(workspace_id, id);
+alter table ledger_payments add constraint ledger_payments_ledger_fkey FOREIGN KEY (workspace_id, ledger_id) REFERENCES ledgers(workspace_id, id);
+alter table ledger_reconciliations add constraint ledger_reconciliations_entry_fkey FOREIGN KEY (workspace_id, entry_id) REFERENCES ledger_entries(workspace_id, id);
+alter table ledger_reconciliations add constraint ledger_reconciliations_tx_fkey FOREIGN KEY (workspace_id, tx_id) REFERENCES ledger_external_txs(workspace_id, id);
+alter table ledger_schema_versions add constraint ledger_schema_versions_workspace_id_schema_key_fkey FOREIGN KEY (workspace_id, schema_key) REFERENCES ledger_schemas(workspace_id, key);
+alter table ledger_schemas add constraint ledger_schemas_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table ledgers add constraint ledgers_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table ledgers add constraint ledgers_workspace_id_schema_key_fkey FOREIGN KEY (workspace_id, schema_key) REFERENCES ledger_schemas(workspace_id, key);
+alter table payment_accounts add constraint payment_accounts_workspace_id_user_id_fkey FOREIGN KEY (workspace_id, user_id) REFERENCES billing_users(workspace_id, id);
+alter table payment_flows add constraint payment_flows_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table payment_flows add constraint payment_flows_workspace_id_invoice_id_fkey FOREIGN KEY (workspace_id, invoice_id) REFERENCES invoices(workspace_id, id);
+alter table payments add constraint payments_workspace_id_flow_id_fkey FOREIGN KEY (workspace_id, flow_id) REFERENCES payment_flows(workspace_id, id);
+alter table payments add constraint payments_workspace_id_payment_account_id_fkey FOREIGN KEY (workspace_id, payment_account_id) REFERENCES payment_accounts(workspace_id, id);
+alter table product_roles add constraint product_roles_workspace_id_product_id_fkey FOREIGN KEY (workspace_id, product_id) REFERENCES products(workspace_id, id);
+alter table product_roles add constraint product_roles_workspace_id_role_id_fkey FOREIGN KEY (workspace_id, role_id) REFERENCES billing_roles(workspace_id, id);
+alter table products add constraint products_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+
+CREATE INDEX allocations_invoice_idx ON public.allocations USING btree (workspace_id, invoice_id);
+CREATE INDEX api_clients_workspace_idx ON public.api_clients USING btree (workspace_id);
+CREATE INDEX billing_transactions_account_idx ON public.billing_transactions USING btree (workspace_id, account_id, posted, created, id);
+CREATE INDEX billing_transactions_posted_idx ON public.billing_transactions USING btree (workspace_id, posted, created, id);
+CREATE INDEX invoices_created_idx ON public.invoices USING btree (workspace_id, created, id);
+CREATE INDEX ledger_accounts_children_idx ON public.ledger_accounts USING btree (workspace_id, parent_id, created DESC, id DESC);
+CREATE INDEX ledger_accounts_linked_idx ON public.ledger_accounts USING btree (workspace_id, linked_account_id, created DESC, id DESC) WHERE (linked_account_id IS NOT NULL);
+CREATE INDEX ledger_accounts_newest_idx ON public.ledger_accounts USING btree (workspace_id, ledger_id, created DESC, id DESC);
+CREATE INDEX ledger_balance_queue_account_idx ON public.ledger_balance_queue USING btree (workspace_id, account_id, currency);
+CREATE INDEX ledger_custom_currencies_newest_idx ON public.ledger_custom_currencies USING btree (workspace_id, created DESC, id DESC);
+CREATE INDEX ledger_entries_groups_idx ON public.ledger_entries USING gin (groups jsonb_path_ops);
+CREATE INDEX ledger_entries_posted_idx ON public.ledger_entries USING btree (workspace_id, ledger_id, posted DESC, id DESC);
+CREATE INDEX ledger_entries_tags_idx ON public.ledger_entries USING gin (tags jsonb_path_ops);
+CREATE INDEX ledger_entries_type_idx ON public.ledger_entries USING btree (workspace_id, ledger_id, type, type_version) WHERE (type IS NOT NULL);
+CREATE INDEX ledger_external_accounts_newest_idx ON public.ledger_external_accounts USING btree (workspace_id, link_id, created DESC, id DESC);
+CREATE UNIQUE INDEX ledger_external_txs_live_key ON public.ledger_external_txs USING btree (workspace_id, account_id, external_id) WHERE (deleted_at IS NULL);
+CREATE INDEX ledger_external_txs_posted_idx ON public.ledger_external_txs USING btree (workspace_id, account_id, posted DESC, id DESC) WHERE (deleted_at IS NULL);
+CREATE INDEX ledger_lines_account_posted_idx ON public.ledger_lines USING btree (workspace_id, account_id, posted DESC, id DESC);
+CREATE INDEX ledger_links_newest_idx ON public.ledger_links USING btree (workspace_id, created DESC, id DESC);
+CREATE INDEX ledger_migrations_version_idx ON public.ledger_migrations USING btree (workspace_id, schema_key, schema_version);
+CREATE INDEX ledger_reconciliations_account_idx ON public.ledger_reconciliations USING btree (workspace_id, account_id, tx_id);
+CREATE INDEX ledger_reconciliations_tx_idx ON public.ledger_reconciliations USING btree (workspace_id, tx_id, account_id);
+CREATE UNIQUE INDEX ledgers_ik_key ON public.ledgers USING btree (workspace_id, ik) WHERE (deleted_at IS NULL);
+CREATE INDEX ledgers_newest_idx ON public.ledgers USING btree (workspace_id, created DESC, id DESC) WHERE (deleted_at IS NULL);
+CREATE INDEX payment_flows_created_idx ON public.payment_flows USING btree (workspace_id, created, id);
+CREATE INDEX payment_flows_invoice_idx ON public.payment_flows USING btree (workspace_id, invoice_id, created, id);
+CREATE INDEX payments_created_idx ON public.payments USING btree (workspace_id, created, id);
+
+CREATE OR REPLACE FUNCTION public.apply_balance_deltas(p_workspace_id text, p_ledger_id text, p_posted timestamp with time zone, p_account_ids text[], p_currencies text[], p_amounts numeric[], p_bounded_account_ids text[])
+ RETURNS jsonb
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_accounts text[];
+  v_currencies text[];
+  v_deltas numeric[];
+  v_applied boolean[];
+  v_balances jsonb;
+  v_out_of_range boolean;
+begin
+  -- One statement: the accounts' configuration is read once, and the queue rows and the balance
+  -- rows are written from that same reading.
+  with deltas as (
+    select t.account_id, t.currency, sum(t.amount) as delta, count(*)::integer as lines
+    from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
+    group by t.account_id, t.currency
+  ), decided as (
+    select d.*, coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual'
+                or d.account_id = any(coalesce(p_bounded_account_ids, '{}')) as applied
+    from deltas d left join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = d.account_id
+  ), queued as (
+    insert into ledger_balance_queue (workspace_id, account_id, currency, local_hour, amount, line_count, balance_applied)
+    select p_workspace_id, d.account_id, d.currency, ledger_local_hour(p_posted, l.balance_utc_offset), d.delta, d.lines, d.applied
+    from decided d join ledgers l on l.workspace_id = p_workspace_id and l.id = p_ledger_id
+  ), updated as (
+    insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
+    select p_workspace_id, d.account_id, d.currency, d.delta, d.lines from decided d
+    where d.applied
+    order by d.account_id, d.currency
+    on conflict (workspace_id, account_id, currency)
+      do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count
+    returning b.account_id, b.currency, b.own_balance
+  )
+  select (select jsonb_object_agg(u.account_id || '|' || u.currency, jsonb_build_array(u.own_balance::text, d.delta::text))
+          from updated u join decided d on d.account_id = u.account_id and d.currency = u.currency),
+         coalesce((select bool_or(abs(u.own_balance) > int96_max()) from updated u), false),
+         array_agg(d.account_id), array_agg(d.currency), array_agg(d.delta), array_agg(d.applied)
+  into v_balances, v_out_of_range, v_accounts, v_currencies, v_deltas, v_applied
+  from decided d;
+
+  -- Bounded rows and queued-only rows add the deltas not yet in their balance row, read in a new
+  -- statement (so after the locks above): postings to eventual accounts take no lock, so for
+  -- them this is a best-effort check of the Int96 range.
+  if p_bounded_account_ids is not null or not (true = all(v_applied)) then
+    select coalesce(v_balances, '{}') || coalesce(jsonb_object_agg(t.account_id || '|' || t.currency,
+             jsonb_build_array(s.balance::text, t.delta::text)) filter (where t.account_id = any(coalesce(p_bounded_account_ids, '{}'))), '{}'),
+           v_out_of_range or coalesce(bool_or(abs(s.balance) > int96_max()), false)
+    into v_balances, v_out_of_range
+    from unnest(v_accounts, v_currencies, v_deltas, v_applied) as t(account_id, currency, delta, applied)
+    cross join lateral (
+      select coalesce((select b.own_balance from ledger_account_balances b
+                       where b.workspace_id = p_workspace_id and b.account_id = t.account_id and b.currency = t.currency), 0)
+           + coalesce((select sum(q.amount) from ledger_balance_queue q
+                       where q.workspace_id = p_workspace_id and q.account_id = t.account_id and q.currency = t.currency
+                         and not q.balance_applied), 0) as balance
+    ) s
+    where not t.applied or t.account_id = any(coalesce(p_bounded_account_ids, '{}'));
+  end if;
+  if v_out_of_range then
+    raise exception using errcode = 'P0001', message = 'balance_out_of_range';
+  end if;
+  return coalesce(v_balances, '{}');
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.chart_path_pattern(p_chart_path text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select '^' || string_agg(regexp_replace(s.segment, '([.^$*+?()\[\]{}|\\-])', '\\\1', 'g') || '(:[^/]+)?', '/' order by s.n) || '$'
+  from unnest(string_to_array(p_chart_path, '/')) with ordinality as s(segment, n)
+$function$;
+
+CREATE OR REPLACE FUNCTION public.condition_holds(p_balance numeric, p_condition jsonb)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select p_condition is null or jsonb_typeof(p_condition) = 'null' or (
+    (p_condition->>'eq' is null or p_balance = (p_condition->>'eq')::numeric) and
+    (p_condition->>'gte' is null or p_balance >= (p_condition->>'gte')::numeric) and
+    (p_condition->>'lte' is null or p_balance <= (p_condition->>'lte')::numeric))
+$function$;
+
+CREATE OR REPLACE FUNCTION public.create_invoice(p_workspace_id text, p_invoice_id text, p_tags jsonb, p_request_hash text, p_items jsonb)
+ RETURNS TABLE(outcome text, invoice_created timestamp with time zone, users jsonb, products jsonb)
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_created timestamptz;
+  v_missing jsonb;
+  v_products jsonb;
+  v_users jsonb;
+begin
+  insert into invoices (workspace_id, id, tags, request_hash) values (p_workspace_id, p_invoice_id, p_tags, p_request_hash)
+  on conflict (workspace_id, id) do nothing
+  returning created into v_created;
+  if v_created is null then
+    return query select 'taken'::text, null::timestamptz, null::jsonb, null::jsonb;
+    return;
+  end if;
+
+  -- Each product reference → [id, code]; a code match wins over an id match.
+  select coalesce(jsonb_object_agg(r.ref, jsonb_build_array(p.id, p.code)) filter (where p.id is not null), '{}') into v_products
+  from (select distinct i->>'product_ref' as ref from jsonb_array_elements(p_items) i) r
+  left join lateral (
+    select pr.id, pr.code from products pr where pr.workspace_id = p_workspace_id and (pr.code = r.ref or pr.id = r.ref)
+    order by (pr.code = r.ref) desc limit 1
+  ) p on true;
+  select jsonb_agg(n - 1 order by n) into v_missing
+  from jsonb_array_elements(p_items) with ordinality as t(i, n) where not v_products ? (i->>'product_ref');
+  if v_missing is not null then
+    raise exception using errcode = 'P0001', message = 'unknown_product', detail = v_missing::text;
+  end if;
+
+  -- Users given by id must exist; users given by external id are created on first reference.
+  select jsonb_agg(n - 1 order by n) into v_missing
+  from jsonb_array_elements(p_items) with ordinality as t(i, n)
+  where i->>'user_id' is not null
+    and not exists (select 1 from billing_users u where u.workspace_id = p_workspace_id and u.id = i->>'user_id');
+  if v_missing is not null then
+    raise exception using errcode = 'P0001', message = 'unknown_user', detail = v_missing::text;
+  end if;
+  insert into billing_users (workspace_id, id, external_id)
+  select distinct on (i->>'user_external_id') p_workspace_id, i->>'new_user_id', i->>'user_external_id'
+  from jsonb_array_elements(p_items) i where i->>'user_external_id' is not null
+  order by i->>'user_external_id'
+  on conflict (workspace_id, external_id) do nothing;
+  -- Each user reference ('id:<id>' or 'ext:<external id>') → [id, external id].
+  select coalesce(jsonb_object_agg(r.key, jsonb_build_array(u.id, u.external_id)), '{}') into v_users
+  from (select distinct case when i->>'user_id' is not null then 'id:' || (i->>'user_id') else 'ext:' || (i->>'user_external_id') end as key,
+               i->>'user_id' as by_id, i->>'user_external_id' as by_external_id
+        from jsonb_array_elements(p_items) i) r
+  join billing_users u on u.workspace_id = p_workspace_id and (u.id = r.by_id or u.external_id = r.by_external_id);
+
+  insert into invoice_line_items (workspace_id, invoice_id, id, position, type, product_id, user_id, description, currency,
+                                  unit_price, quantity, amount, tags)
+  select p_workspace_id, p_invoice_id, t.id, t.position, t.type, v_products->t.product_ref->>0,
+         v_users->(case when t.user_id is not null then 'id:' || t.user_id else 'ext:' || t.user_external_id end)->>0, t.description, t.currency, t.unit_price, t.quantity, t.amount, t.tags
+  from jsonb_to_recordset(p_items) as t(id text, position integer, type text, product_ref text, user_id text, user_external_id text,
+                                        description text, currency text, unit_price numeric, quantity integer, amount numeric, tags jsonb);
+  return query select 'created'::text, v_created, v_users, v_products;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.fold_ledger_balance_queue(p_limit integer)
+ RETURNS TABLE(folded integer, oldest timestamp with time zone)
+ LANGUAGE plpgsql
+AS $function$
+#variable_conflict use_column
+declare
+  v_oldest timestamptz;
+  v_workspaces text[];
+  v_accounts text[];
+  v_currencies text[];
+  v_hours timestamp[];
+  v_amounts numeric[];
+  v_lines bigint[];
+  v_applied boolean[];
+  v_taken integer;
+begin
+  with taken as (
+    delete from ledger_balance_queue q
+    where q.seq in (select seq from ledger_balance_queue order by seq limit p_limit for update skip locked)
+    returning q.workspace_id, q.account_id, q.currency, q.local_hour, q.amount, q.line_count, q.balance_applied, q.enqueued
+  ), grouped as (
+    select workspace_id, account_id, currency, local_hour, balance_applied, sum(amount) as amount, sum(line_count) as lines,
+           count(*) as rows, min(enqueued) as oldest
+    from taken group by workspace_id, account_id, currency, local_hour, balance_applied
+  )
+  select array_agg(workspace_id), array_agg(account_id), array_agg(currency), array_agg(local_hour),
+         array_agg(amount), array_agg(lines), array_agg(balance_applied), sum(rows)::integer, min(grouped.oldest)
+  into v_workspaces, v_accounts, v_currencies, v_hours, v_amounts, v_lines, v_applied, v_taken, v_oldest
+  from grouped;
+  if v_taken is null then
+    return query select 0, null::timestamptz;
+    return;
+  end if;
+
+  insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
+  select t.workspace_id, t.account_id, t.currency, sum(t.amount), sum(t.lines)
+  from unnest(v_workspaces, v_accounts, v_currencies, v_amounts, v_lines, v_applied) as t(workspace_id, account_id, currency, amount, lines, applied)
+  where not t.applied
+  group by t.workspace_id, t.account_id, t.currency
+  order by t.account_id, t.currency
+  on conflict (workspace_id, account_id, currency)
+    do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count;
+
+  insert into ledger_balance_buckets as k (workspace_id, account_id, grain, bucket, currency, amount, line_count)
+  select t.workspace_id, t.account_id, g.grain, date_trunc(g.grain, t.local_hour), t.currency, sum(t.amount), sum(t.lines)
+  from unnest(v_workspaces, v_accounts, v_currencies, v_hours, v_amounts, v_lines) as t(workspace_id, account_id, currency, local_hour, amount, lines)
+  cross join (values ('hour'), ('day'), ('month'), ('year')) as g(grain)
+  group by t.workspace_id, t.account_id, g.grain, date_trunc(g.grain, t.local_hour), t.currency
+  order by t.account_id, g.grain, date_trunc(g.grain, t.local_hour), t.currency
+  on conflict (workspace_id, account_id, grain, bucket, currency)
+    do update set amount = k.amount + excluded.amount, line_count = k.line_count + excluded.line_count;
+  return query select v_taken, v_oldest;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.int96_max()
+ RETURNS numeric
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$ select 1329227995784915872903807060280344575::numeric $function$;
+
+CREATE OR REPLACE FUNCTION public.ledger_local_hour(p_posted timestamp with time zone, p_offset text)
+ RETURNS timestamp without time zone
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select date_trunc('hour', (p_posted at time zone 'UTC') + p_offset::interval)
+$function$;
+
+CREATE OR REPLACE FUNCTION public.like_prefix(p_text text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select replace(replace(replace(p_text, '\', '\\'), '%', '\%'), '_', '\_')
+$function$;
+
+CREATE OR REPLACE FUNCTION public.lock_for_total_conditions(p_workspace_id text, p_ledger_id text, p_conditions jsonb, p_account_ids text[], p_currencies text[])
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_key bigint;
+begin
+  for v_key in
+    select distinct hashtextextended(p_workspace_id || '|' || p_ledger_id || '|' || split_part(a.path, '/', 1), 0) as key
+    from jsonb_array_elements(p_conditions) c
+    join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = c.value->>'accountId'
+    where c.value ? 'totalPrecondition' or c.value ? 'totalPostcondition'
+    order by key
+  loop
+    perform pg_advisory_xact_lock(v_key);
+  end loop;
+
+  insert into ledger_account_balances (workspace_id, account_id, currency)
+  select p_workspace_id, t.account_id, t.currency from unnest(p_account_ids, p_currencies) as t(account_id, currency)
+  order by t.account_id, t.currency
+  on conflict do nothing;
+
+  perform 1 from ledger_account_balances b
+  where b.workspace_id = p_workspace_id and (
+    (b.account_id, b.currency) in (select * from unnest(p_account_ids, p_currencies))
+    or (b.account_id, b.currency) in (
+      select a.id, c.value->>'currency'
+      from jsonb_array_elements(p_conditions) c
+      join ledger_accounts root on root.workspace_id = p_workspace_id and root.id = c.value->>'accountId'
+      join ledger_accounts a on a.workspace_id = p_workspace_id and a.ledger_id = p_ledger_id
+        and (a.id = root.id or a.path like like_prefix(root.path) || '/%')
+      where c.value ? 'totalPrecondition' or c.value ? 'totalPostcondition'))
+  order by b.account_id, b.currency
+  for update;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.post_ledger_entry(p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text, p_type text, p_type_version integer, p_parameters jsonb, p_posted timestamp with time zone, p_description text, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_descriptions text[], p_line_tags jsonb)
+ RETURNS TABLE(posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer)
+ LANGUAGE plpgsql
+AS $function$
+#variable_conflict use_column
+declare
+  v_created timestamptz;
+  v_balances jsonb;
+  v_condition jsonb;
+  v_pair jsonb;
+  v_last_position integer;
+  v_last_is_reversal boolean;
+  v_has_totals boolean := jsonb_path_exists(p_conditions, '$[*] ? (exists(@.totalPrecondition) || exists(@.totalPostcondition))');
+  v_bounded text[];
+  v_total numeric;
+  v_subtree_delta numeric;
+begin
+  select e.reversal_position, e.reverses_id is not null into v_last_position, v_last_is_reversal
+  from ledger_entries e
+  where e.workspace_id = p_workspace_id and e.ledger_id = p_ledger_id and e.ik = p_ik
+  order by e.reversal_position desc limit 1;
+  if v_last_position is null or v_last_is_reversal then
+    insert into ledger_entries (workspace_id, ledger_id, id, ik, type, type_version, parameters, description, posted, tags, groups,
+                                conditions, reversal_position, request_hash)
+    values (p_workspace_id, p_ledger_id, p_entry_id, p_ik, p_type, p_type_version, p_parameters, p_description, p_posted, p_tags,
+            p_groups, p_conditions, coalesce(v_last_position + 1, 1), p_request_hash)
+    on conflict (workspace_id, ledger_id, ik, reversal_position) do nothing
+    returning created into v_created;
+  end if;
+  if v_created is null then
+    return query
+      select e.id, e.request_hash, true, e.created, e.reversal_position from ledger_entries e
+      where e.workspace_id = p_workspace_id and e.ledger_id = p_ledger_id and e.ik = p_ik
+      order by e.reversal_position desc limit 1;
+    return;
+  end if;
+
+  -- Lines first: the balance rows, which a hot account's postings queue on, are locked only for
+  -- the update, the conditions and the commit.
+  insert into ledger_lines (workspace_id, ledger_id, id, entry_id, position, account_id, currency, amount, key, description, tags, posted, created)
+  select p_workspace_id, p_ledger_id, t.id, p_entry_id, t.position::smallint, t.account_id, t.currency, t.amount, t.key,
+         coalesce(t.description, p_description), coalesce(p_line_tags -> (t.position::integer - 1), '[]'), p_posted, v_created
+  from unnest(p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions)
+    with ordinality as t(id, account_id, currency, amount, key, description, position);
+
+  if v_has_totals then
+    perform lock_for_total_conditions(p_workspace_id, p_ledger_id, p_conditions, p_account_ids, p_currencies);
+  end if;
+
+  select array_agg(c.value->>'accountId') into v_bounded
+  from jsonb_array_elements(p_conditions) c where c.value ? 'precondition' or c.value ? 'postcondition';
+  v_balances := apply_balance_deltas(p_workspace_id, p_ledger_id, p_posted, p_account_ids, p_currencies, p_amounts, v_bounded);
+
+  for v_condition in select value from jsonb_array_elements(p_conditions) loop
+    if v_condition ? 'precondition' or v_condition ? 'postcondition' then
+      v_pair := v_balances -> ((v_condition->>'accountId') || '|' || (v_condition->>'currency'));
+      if v_pair is null or not (
+        condition_holds((v_pair->>0)::numeric - (v_pair->>1)::numeric, v_condition->'precondition')
+        and condition_holds((v_pair->>0)::numeric, v_condition->'postcondition')) then
+        raise exception using errcode = 'P0001', message = 'entry_condition_failed', detail = v_condition->>'index';
+      end if;
+    end if;
+    if v_condition ? 'totalPrecondition' or v_condition ? 'totalPostcondition' then
+      -- A new statement, so a new snapshot: every posting that held one of the locked rows has committed.
+      v_total := total_balance(p_workspace_id, v_condition->>'accountId', v_condition->>'currency');
+      select coalesce(sum(t.amount), 0) into v_subtree_delta
+      from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
+      join ledger_accounts root on root.workspace_id = p_workspace_id and root.id = v_condition->>'accountId'
+      join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = t.account_id
+      where t.currency = v_condition->>'currency' and (a.id = root.id or a.path like like_prefix(root.path) || '/%');
+      if not (condition_holds(v_total - v_subtree_delta, v_condition->'totalPrecondition')
+              and condition_holds(v_total, v_condition->'totalPostcondition')) then
+        raise exception using errcode = 'P0001', message = 'entry_condition_failed', detail = v_condition->>'index';
+      end if;
+    end if;
+  end loop;
+
+  return query select p_entry_id, p_request_hash, false, v_created, coalesce(v_last_position + 1, 1);
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.post_ledger_entry_or_refuse(p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text, p_type text, p_type_version integer, p_parameters jsonb, p_posted timestamp with time zone, p_description text, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_descriptions text[], p_line_tags jsonb)
+ RETURNS TABLE(posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer)
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_detail text;
+begin
+  return query
+    select p.posted_entry_id, p.posted_request_hash, p.replayed, p.posted_created, p.posted_position, null::integer
+    from post_ledger_entry(p_workspace_id, p_ledger_id, p_entry_id, p_ik, p_request_hash, p_type, p_type_version, p_parameters,
+                           p_posted, p_description, p_tags, p_groups, p_conditions,
+                           p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions, p_line_tags) p;
+exception when raise_exception then
+  if sqlerrm <> 'entry_condition_failed' then
+    raise;
+  end if;
+  get stacked diagnostics v_detail = pg_exception_detail;
+  return query select null::text, null::text, false, null::timestamptz, null::integer, v_detail::integer;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.rebuild_balance_history(p_ledger_id text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+  create temporary table rebuilt_accounts on commit drop as
+    select a.workspace_id, a.id, g.balance_utc_offset from ledger_accounts a
+    join ledgers g on g.workspace_id = a.workspace_id and g.id = a.ledger_id
+    where p_ledger_id is null or a.ledger_id = p_ledger_id;
+  delete from ledger_balance_queue q using rebuilt_accounts r where q.workspace_id = r.workspace_id and q.account_id = r.id;
+  delete from ledger_balance_buckets b using rebuilt_accounts r where b.workspace_id = r.workspace_id and b.account_id = r.id;
+  delete from ledger_account_balances b using rebuilt_accounts r where b.workspace_id = r.workspace_id and b.account_id = r.id;
+
+  insert into ledger_account_balances (workspace_id, account_id, currency, own_balance, line_count)
+  select l.workspace_id, l.account_id, l.currency, sum(l.amount), count(*)
+  from ledger_lines l join rebuilt_accounts r on r.workspace_id = l.workspace_id and r.id = l.account_id
+  group by l.workspace_id, l.account_id, l.currency;
+
+  insert into ledger_balance_buckets (workspace_id, account_id, grain, bucket, currency, amount, line_count)
+  select h.workspace_id, h.account_id, g.grain, date_trunc(g.grain, h.hour), h.currency, sum(h.amount), sum(h.lines)
+  from (
+    select l.workspace_id, l.account_id, l.currency, ledger_local_hour(l.posted, r.balance_utc_offset) as hour, sum(l.amount) as amount, count(*) as lines
+    from ledger_lines l join rebuilt_accounts r on r.workspace_id = l.workspace_id and r.id = l.account_id
+    group by 1, 2, 3, 4
+  ) h
+  cross join (values ('hour'), ('day'), ('month'), ('year')) as g(grain)
+  group by h.workspace_id, h.account_id, g.grain, date_trunc(g.grain, h.hour), h.currency;
+  drop table rebuilt_accounts;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.reverse_ledger_entry(p_workspace_id text, p_entry_id text, p_new_entry_id text, p_line_ids text[])
+ RETURNS TABLE(reversed_id text, reversing_id text, replayed boolean)
+ LANGUAGE plpgsql
+AS $function$
+#variable_conflict use_column
+declare
+  v_entry ledger_entries;
+  v_position integer;
+  v_created timestamptz;
+  v_accounts text[];
+  v_currencies text[];
+  v_amounts numeric[];
+begin
+  select * into v_entry from ledger_entries e where e.workspace_id = p_workspace_id and e.id = p_entry_id for update;
+  if not found then
+    return;
+  end if;
+  if v_entry.reverses_id is not null then
+    return query select v_entry.reverses_id, v_entry.id, true;
+    return;
+  end if;
+  if v_entry.reversed_by_id is not null then
+    return query select v_entry.id, v_entry.reversed_by_id, true;
+    return;
+  end if;
+  select max(e.reversal_position) + 1 into v_position from ledger_entries e
+  where e.workspace_id = p_workspace_id and e.ledger_id = v_entry.ledger_id and e.ik = v_entry.ik;
+
+  insert into ledger_entries (workspace_id, ledger_id, id, ik, type, type_version, parameters, description, posted, tags, groups,
+                              conditions, reversal_position, reverses_id, request_hash)
+  values (p_workspace_id, v_entry.ledger_id, p_new_entry_id, v_entry.ik, v_entry.type, v_entry.type_version, v_entry.parameters,
+          v_entry.description, v_entry.posted, v_entry.tags, v_entry.groups, '[]', v_position, v_entry.id, 'reversal')
+  returning created into v_created;
+  update ledger_entries e set reversed_by_id = p_new_entry_id, reversed_at = v_created
+  where e.workspace_id = p_workspace_id and e.id = p_entry_id;
+
+  insert into ledger_lines (workspace_id, ledger_id, id, entry_id, position, account_id, currency, amount, key, description, tags, posted, created)
+  select p_workspace_id, l.ledger_id, p_line_ids[l.position], p_new_entry_id, l.position, l.account_id, l.currency, -l.amount, l.key,
+         l.description, l.tags, l.posted, v_created
+  from ledger_lines l where l.workspace_id = p_workspace_id and l.entry_id = p_entry_id;
+
+  select array_agg(l.account_id), array_agg(l.currency), array_agg(-l.amount) into v_accounts, v_currencies, v_amounts
+  from ledger_lines l where l.workspace_id = p_workspace_id and l.entry_id = p_entry_id;
+  perform apply_balance_deltas(p_workspace_id, v_entry.ledger_id, v_entry.posted, v_accounts, v_currencies, v_amounts, null);
+
+  return query select p_entry_id, p_new_entry_id, false;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.total_balance(p_workspace_id text, p_account_id text, p_currency text)
+ RETURNS numeric
+ LANGUAGE sql
+ STABLE
+AS $function$
+  with subtree as (
+    select a.id from ledger_accounts root
+    join ledger_accounts a on a.workspace_id = root.workspace_id and a.ledger_id = root.ledger_id
+      and (a.id = root.id or a.path like like_prefix(root.path) || '/%')
+    where root.workspace_id = p_workspace_id and root.id = p_account_id
+  )
+  select coalesce((select sum(b.own_balance) from ledger_account_balances b
+                   where b.workspace_id = p_workspace_id and b.currency = p_currency and b.account_id in (select id from subtree)), 0)
+       + coalesce((select sum(q.amount) from ledger_balance_queue q
+                   where q.workspace_id = p_workspace_id and q.currency = p_currency and q.account_id in (select id from subtree)
+                     and not q.balance_applied), 0)
+$function$;
