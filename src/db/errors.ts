@@ -11,8 +11,32 @@ const CONSTRAINT_ERRORS: Record<string, () => DomainError> = {
   ledgers_workspace_id_schema_key_fkey: () => new DomainError('schema_not_found', 'No schema with this key.'),
 };
 
-// Refusals raised by our own SQL functions (SQLSTATE P0001), by message.
-const RAISED_ERRORS: Record<string, () => DomainError> = {
+/**
+ * Refusals raised by our own SQL functions (src/db/functions/), each with its own SQLSTATE in
+ * class TL, a class of our own; src/db/functions/README.md lists them with their details. They
+ * are told apart by code here, never by message text.
+ */
+export type SqlRefusalName = 'entry_condition_failed' | 'balance_out_of_range' | 'unknown_product' | 'unknown_user';
+export const SQL_REFUSALS: ReadonlyMap<string, SqlRefusalName> = new Map<string, SqlRefusalName>([
+  ['TL001', 'entry_condition_failed'], // post_ledger_entry; detail: the failed condition's index
+  ['TL002', 'balance_out_of_range'], // apply_balance_deltas: a balance would leave the Int96 range
+  ['TL003', 'unknown_product'], // create_invoice; detail: the failing line items' indexes (JSON array)
+  ['TL004', 'unknown_user'], // create_invoice; detail: the failing line items' indexes (JSON array)
+]);
+
+export type SqlRefusal = { name: SqlRefusalName; detail: string | undefined };
+
+/** The refusal a database error stands for, when one of our SQL functions raised it. */
+export function sqlRefusal(error: unknown): SqlRefusal | undefined {
+  if (!(error instanceof postgres.PostgresError)) return undefined;
+  const name = SQL_REFUSALS.get(error.code);
+  return name ? { name, detail: error.detail } : undefined;
+}
+
+// The refusals that become the same domain error wherever they are raised; the others are
+// answered by their caller (unknown_product by the invoice create, entry_condition_failed as a
+// row of post_ledger_entry_or_refuse).
+const REFUSAL_ERRORS: Partial<Record<SqlRefusalName, () => DomainError>> = {
   balance_out_of_range: () => new DomainError('invalid_input_provided',
     'The entry would take a balance outside the Int96 range (±(2^120 − 1)); nothing was posted.'),
 };
@@ -49,8 +73,9 @@ export function domainErrorFromDatabase(error: unknown): DomainError | undefined
   }
   const byConstraint = error.constraint_name ? CONSTRAINT_ERRORS[error.constraint_name] : undefined;
   if (byConstraint) return byConstraint();
-  const raised = error.code === 'P0001' ? RAISED_ERRORS[error.message] : undefined;
-  if (raised) return raised();
+  const refusal = sqlRefusal(error);
+  const byRefusal = refusal && REFUSAL_ERRORS[refusal.name];
+  if (byRefusal) return byRefusal();
   if (UNSTORABLE_VALUE.has(error.code)) {
     return new DomainError('invalid_request', 'A value in the request cannot be stored (text must not contain NUL characters).');
   }

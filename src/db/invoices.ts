@@ -1,4 +1,5 @@
 import type { Tag } from '../core/billingTags.js';
+import { sqlRefusal } from './errors.js';
 import type { Db } from './sql.js';
 
 export type InvoiceRow = {
@@ -167,8 +168,10 @@ export async function createInvoiceRow(db: Db, workspaceId: string, invoiceId: s
       from create_invoice(${workspaceId}, ${invoiceId}, ${db.json(tags)}, ${requestHash}, ${db.json(items as never)})`;
     return row.outcome === 'taken' ? { outcome: 'taken' } : { outcome: 'created', created: row.created!, users: row.users, products: row.products };
   } catch (error) {
-    const { message, detail } = error as { message?: string; detail?: string };
-    if (message === 'unknown_product' || message === 'unknown_user') return { outcome: message, indexes: JSON.parse(detail ?? '[]') as number[] };
+    const refusal = sqlRefusal(error);
+    if (refusal?.name === 'unknown_product' || refusal?.name === 'unknown_user') {
+      return { outcome: refusal.name, indexes: JSON.parse(refusal.detail ?? '[]') as number[] };
+    }
     throw error;
   }
 }

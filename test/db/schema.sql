@@ -571,7 +571,7 @@ begin
     where not t.applied or t.account_id = any(coalesce(p_bounded_account_ids, '{}'));
   end if;
   if v_out_of_range then
-    raise exception using errcode = 'P0001', message = 'balance_out_of_range';
+    raise exception using errcode = 'TL002', message = 'balance_out_of_range';
   end if;
   return coalesce(v_balances, '{}');
 end
@@ -625,7 +625,7 @@ begin
   select jsonb_agg(n - 1 order by n) into v_missing
   from jsonb_array_elements(p_items) with ordinality as t(i, n) where not v_products ? (i->>'product_ref');
   if v_missing is not null then
-    raise exception using errcode = 'P0001', message = 'unknown_product', detail = v_missing::text;
+    raise exception using errcode = 'TL003', message = 'unknown_product', detail = v_missing::text;
   end if;
 
   -- Users given by id must exist; users given by external id are created on first reference.
@@ -634,7 +634,7 @@ begin
   where i->>'user_id' is not null
     and not exists (select 1 from billing_users u where u.workspace_id = p_workspace_id and u.id = i->>'user_id');
   if v_missing is not null then
-    raise exception using errcode = 'P0001', message = 'unknown_user', detail = v_missing::text;
+    raise exception using errcode = 'TL004', message = 'unknown_user', detail = v_missing::text;
   end if;
   insert into billing_users (workspace_id, id, external_id)
   select distinct on (i->>'user_external_id') p_workspace_id, i->>'new_user_id', i->>'user_external_id'
@@ -831,7 +831,7 @@ begin
       if v_pair is null or not (
         condition_holds((v_pair->>0)::numeric - (v_pair->>1)::numeric, v_condition->'precondition')
         and condition_holds((v_pair->>0)::numeric, v_condition->'postcondition')) then
-        raise exception using errcode = 'P0001', message = 'entry_condition_failed', detail = v_condition->>'index';
+        raise exception using errcode = 'TL001', message = 'entry_condition_failed', detail = v_condition->>'index';
       end if;
     end if;
     if v_condition ? 'totalPrecondition' or v_condition ? 'totalPostcondition' then
@@ -844,7 +844,7 @@ begin
       where t.currency = v_condition->>'currency' and (a.id = root.id or a.path like like_prefix(root.path) || '/%');
       if not (condition_holds(v_total - v_subtree_delta, v_condition->'totalPrecondition')
               and condition_holds(v_total, v_condition->'totalPostcondition')) then
-        raise exception using errcode = 'P0001', message = 'entry_condition_failed', detail = v_condition->>'index';
+        raise exception using errcode = 'TL001', message = 'entry_condition_failed', detail = v_condition->>'index';
       end if;
     end if;
   end loop;
@@ -865,10 +865,7 @@ begin
     from post_ledger_entry(p_workspace_id, p_ledger_id, p_entry_id, p_ik, p_request_hash, p_type, p_type_version, p_parameters,
                            p_posted, p_description, p_tags, p_groups, p_conditions,
                            p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions, p_line_tags) p;
-exception when raise_exception then
-  if sqlerrm <> 'entry_condition_failed' then
-    raise;
-  end if;
+exception when sqlstate 'TL001' then
   get stacked diagnostics v_detail = pg_exception_detail;
   return query select null::text, null::text, false, null::timestamptz, null::integer, v_detail::integer;
 end

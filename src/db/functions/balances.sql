@@ -33,8 +33,8 @@ $$;
 -- accounts with strong own balance updates, or whose own balance the entry bounds
 -- (p_bounded_account_ids: a bound needs the row locked), also update their balance row here,
 -- rows locked in (account, currency) order. Answers, per updated row, its balance after the
--- entry and the entry's delta, for the conditions. Raises balance_out_of_range when a balance
--- would leave the Int96 range.
+-- entry and the entry's delta, for the conditions. Raises balance_out_of_range (SQLSTATE TL002)
+-- when a balance would leave the Int96 range.
 create or replace function apply_balance_deltas(p_workspace_id text, p_ledger_id text, p_posted timestamptz,
                                      p_account_ids text[], p_currencies text[], p_amounts numeric[],
                                      p_bounded_account_ids text[]) returns jsonb
@@ -96,7 +96,7 @@ begin
     where not t.applied or t.account_id = any(coalesce(p_bounded_account_ids, '{}'));
   end if;
   if v_out_of_range then
-    raise exception using errcode = 'P0001', message = 'balance_out_of_range';
+    raise exception using errcode = 'TL002', message = 'balance_out_of_range';
   end if;
   return coalesce(v_balances, '{}');
 end

@@ -3,8 +3,9 @@
 -- Creates an invoice in one statement (one round trip, one commit): claims the invoice id (a
 -- taken id answers 'taken' and writes nothing), resolves each line item's product (by code,
 -- else by id) and user (by id, which must exist, or by external id, created on first use), and
--- writes the line items. An unknown product or user id raises unknown_product / unknown_user
--- with the failing item indexes (0-based) as its detail, and the statement writes nothing.
+-- writes the line items. An unknown product or user id raises unknown_product (SQLSTATE TL003)
+-- or unknown_user (TL004) with the failing item indexes (0-based) as its detail, and the
+-- statement writes nothing.
 create or replace function create_invoice(p_workspace_id text, p_invoice_id text, p_tags jsonb, p_request_hash text, p_items jsonb)
 returns table (outcome text, invoice_created timestamptz, users jsonb, products jsonb)
 language plpgsql as $$
@@ -32,7 +33,7 @@ begin
   select jsonb_agg(n - 1 order by n) into v_missing
   from jsonb_array_elements(p_items) with ordinality as t(i, n) where not v_products ? (i->>'product_ref');
   if v_missing is not null then
-    raise exception using errcode = 'P0001', message = 'unknown_product', detail = v_missing::text;
+    raise exception using errcode = 'TL003', message = 'unknown_product', detail = v_missing::text;
   end if;
 
   -- Users given by id must exist; users given by external id are created on first reference.
@@ -41,7 +42,7 @@ begin
   where i->>'user_id' is not null
     and not exists (select 1 from billing_users u where u.workspace_id = p_workspace_id and u.id = i->>'user_id');
   if v_missing is not null then
-    raise exception using errcode = 'P0001', message = 'unknown_user', detail = v_missing::text;
+    raise exception using errcode = 'TL004', message = 'unknown_user', detail = v_missing::text;
   end if;
   insert into billing_users (workspace_id, id, external_id)
   select distinct on (i->>'user_external_id') p_workspace_id, i->>'new_user_id', i->>'user_external_id'

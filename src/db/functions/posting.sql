@@ -56,7 +56,7 @@ $$;
 -- account and currency order, so entries touching the same accounts in any order never
 -- deadlock), and checks the conditions on own balances (before and after) and on total
 -- balances. A replayed ik changes nothing and names the entry that holds it. A failed condition
--- raises entry_condition_failed with the condition's index as its detail.
+-- raises entry_condition_failed (SQLSTATE TL001) with the condition's index as its detail.
 create or replace function post_ledger_entry(
   p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text,
   p_type text, p_type_version integer, p_parameters jsonb,
@@ -120,7 +120,7 @@ begin
       if v_pair is null or not (
         condition_holds((v_pair->>0)::numeric - (v_pair->>1)::numeric, v_condition->'precondition')
         and condition_holds((v_pair->>0)::numeric, v_condition->'postcondition')) then
-        raise exception using errcode = 'P0001', message = 'entry_condition_failed', detail = v_condition->>'index';
+        raise exception using errcode = 'TL001', message = 'entry_condition_failed', detail = v_condition->>'index';
       end if;
     end if;
     if v_condition ? 'totalPrecondition' or v_condition ? 'totalPostcondition' then
@@ -133,7 +133,7 @@ begin
       where t.currency = v_condition->>'currency' and (a.id = root.id or a.path like like_prefix(root.path) || '/%');
       if not (condition_holds(v_total - v_subtree_delta, v_condition->'totalPrecondition')
               and condition_holds(v_total, v_condition->'totalPostcondition')) then
-        raise exception using errcode = 'P0001', message = 'entry_condition_failed', detail = v_condition->>'index';
+        raise exception using errcode = 'TL001', message = 'entry_condition_failed', detail = v_condition->>'index';
       end if;
     end if;
   end loop;
@@ -144,7 +144,7 @@ $$;
 
 -- Group commit: several entries are posted in one transaction, so a failing condition must
 -- refuse only its own entry. This wrapper runs the posting in a subtransaction and answers the
--- failed condition's index as a row instead of raising; any other error still raises.
+-- failed condition's index (TL001's detail) as a row instead of raising; any other error still raises.
 create or replace function post_ledger_entry_or_refuse(
   p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text,
   p_type text, p_type_version integer, p_parameters jsonb,
@@ -162,10 +162,7 @@ begin
     from post_ledger_entry(p_workspace_id, p_ledger_id, p_entry_id, p_ik, p_request_hash, p_type, p_type_version, p_parameters,
                            p_posted, p_description, p_tags, p_groups, p_conditions,
                            p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions, p_line_tags) p;
-exception when raise_exception then
-  if sqlerrm <> 'entry_condition_failed' then
-    raise;
-  end if;
+exception when sqlstate 'TL001' then
   get stacked diagnostics v_detail = pg_exception_detail;
   return query select null::text, null::text, false, null::timestamptz, null::integer, v_detail::integer;
 end
