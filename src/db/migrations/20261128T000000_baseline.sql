@@ -341,7 +341,7 @@ create index ledger_reconciliations_account_idx on ledger_reconciliations (works
 -- batches. Accounts whose ownBalanceUpdates is strong also update their balance row in the
 -- posting, under its lock (conditions need it); eventual ones take no lock at all, and the fold
 -- applies their deltas to the balance row too. Reads add the queued deltas, so they see every
--- committed posting either way. (The functions are in src/db/functions/balance_history.sql.)
+-- committed posting either way. (The functions are in src/db/functions/balances.sql.)
 
 -- No Int96 check on own_balance: queued deltas can take a folded balance past ±(2^120 − 1)
 -- (nothing locks them), and the fold must never fail. The range is checked where a balance is
