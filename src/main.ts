@@ -3,6 +3,7 @@ import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { EmbeddedBusyError } from './db/embedded.js';
+import { UnknownMigrationsError } from './db/migrate.js';
 import { ensureBootstrapClient, ensureDevelopmentClient } from './db/provision.js';
 import { tokenSigningKey } from './db/workspaces.js';
 import { bindListener, PortUnavailableError, serveWith } from './http/listener.js';
@@ -92,7 +93,8 @@ function printDevelopmentCredential(credential: { workspaceId: string; clientId:
 }
 
 function isExpected(error: unknown): error is Error {
-  return error instanceof ConfigError || error instanceof EmbeddedBusyError || error instanceof PortUnavailableError;
+  return error instanceof ConfigError || error instanceof EmbeddedBusyError || error instanceof PortUnavailableError
+    || error instanceof UnknownMigrationsError;
 }
 
 main().catch((error) => {

@@ -74,7 +74,9 @@ describe('the balance fold under a crash', () => {
     expect(await stopTally(tally, 'SIGKILL')).toBeNull();
     tally = undefined;
     // The killed server's connection ends; its open fold transaction rolls back.
-    await db.sql`select pg_terminate_backend(pid) from pg_stat_activity where query like '%foldBalanceQueue%' and pid <> pg_backend_pid()`;
+    // Only this file's database: other files' servers share the PostgreSQL and fold too.
+    await db.sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where query like '%foldBalanceQueue%' and datname = current_database() and pid <> pg_backend_pid()`;
     await holder`rollback`;
     holder.release();
     expect(await queued()).toBeGreaterThan(0);
