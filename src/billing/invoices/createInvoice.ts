@@ -1,8 +1,8 @@
 import { checkTagList } from '../../core/billingTags.js';
-import { DomainError } from '../../core/errors.js';
 import { fingerprint } from '../../core/fingerprint.js';
 import { newId } from '../../core/ids.js';
 import { resolvePrice, type ResolvedPrice } from '../../core/prices.js';
+import { createOnce } from '../../db/createOnce.js';
 import { createInvoiceRow, findInvoice, type InvoiceRow, type LineItemRow } from '../../db/invoices.js';
 import type { Handler, RequestBody } from '../handler.js';
 import { currentInvoice } from './currentInvoice.js';
@@ -18,55 +18,59 @@ type Body = RequestBody<'createInvoice'>;
  */
 export const createInvoice: Handler<'createInvoice'> = async ({ sql, caller, body }) => {
   const workspaceId = caller.workspaceId;
-  const { invoiceId, specs, tags } = readCreate(body);
+  const { invoiceId, keyField, specs, tags } = readCreate(body);
   const requestHash = fingerprint(body);
   const invoiceTags = checkTagList(tags, '/body/tags');
   const lineTags = checkSpecs(specs);
-  const replay = async () => {
-    const current = await currentInvoice(sql, workspaceId, invoiceId);
-    if (current.row.requestHash !== requestHash) {
-      throw new DomainError('idempotency_key_reused', 'This idempotency key was already used with a different request body.');
-    }
-    return { status: 200 as const, body: { data: current.invoice } };
-  };
-
-  let prices: ResolvedPrice[];
-  try {
-    prices = specs.map((spec) => resolvePrice(spec.price, spec.deprecatedAmount, spec.pointer));
-  } catch (priceError) {
-    // A bad price is a business rule: the key and the references are answered before it.
-    if (await findInvoice(sql, workspaceId, invoiceId)) return replay();
-    checkReferences(specs, await lookUpReferences(sql, workspaceId, specs));
-    throw priceError;
-  }
-
-  const items = specs.map((spec, index) => ({
-    id: newId('li'), position: index + 1, type: spec.type, product_ref: spec.productRef,
-    user_id: 'id' in spec.user ? spec.user.id : null, user_external_id: 'externalId' in spec.user ? spec.user.externalId : null,
-    new_user_id: newId('user'), description: spec.description, currency: spec.currency,
-    unit_price: prices[index].unitPrice.toString(), quantity: prices[index].quantity, amount: prices[index].amount.toString(), tags: lineTags[index],
-  }));
-  const result = await createInvoiceRow(sql, workspaceId, invoiceId, invoiceTags, requestHash, items);
-  if (result.outcome === 'taken') return replay();
-  if (result.outcome !== 'created') throw (result.outcome === 'unknown_product' ? unknownProducts : unknownUsers)(specs, result.indexes);
-  // Answered from what was written, without reading it back.
-  const row: InvoiceRow = { workspaceId, id: invoiceId, version: 1, tags: invoiceTags, requestHash, created: result.created, modified: null, diff: null };
-  const lineItems: LineItemRow[] = items.map((item) => {
-    const [productId, productCode] = result.products[item.product_ref];
-    const [userId, userExternalId] = result.users[item.user_id !== null ? `id:${item.user_id}` : `ext:${item.user_external_id}`];
-    return {
-      invoiceId, id: item.id, position: item.position, type: item.type as LineItemRow['type'], productId, productCode, userId, userExternalId,
-      description: item.description, currency: item.currency, unitPrice: item.unit_price, quantity: item.quantity, amount: item.amount, tags: item.tags,
-    };
+  const result = await createOnce({
+    key: { field: keyField, value: invoiceId, scope: 'in this workspace' },
+    find: () => currentInvoice(sql, workspaceId, invoiceId),
+    same: (stored) => stored.row.requestHash === requestHash,
+    // create_invoice claims the id first, so the key is answered before the references and the prices.
+    lookFirst: false,
+    create: async (taken) => {
+      let prices: ResolvedPrice[];
+      try {
+        prices = specs.map((spec) => resolvePrice(spec.price, spec.deprecatedAmount, spec.pointer));
+      } catch (priceError) {
+        // A bad price is a business rule: the key and the references are answered before it.
+        if (await findInvoice(sql, workspaceId, invoiceId)) return taken();
+        checkReferences(specs, await lookUpReferences(sql, workspaceId, specs));
+        throw priceError;
+      }
+      const items = specs.map((spec, index) => ({
+        id: newId('li'), position: index + 1, type: spec.type, product_ref: spec.productRef,
+        user_id: 'id' in spec.user ? spec.user.id : null, user_external_id: 'externalId' in spec.user ? spec.user.externalId : null,
+        new_user_id: newId('user'), description: spec.description, currency: spec.currency,
+        unit_price: prices[index].unitPrice.toString(), quantity: prices[index].quantity, amount: prices[index].amount.toString(), tags: lineTags[index],
+      }));
+      const written = await createInvoiceRow(sql, workspaceId, invoiceId, invoiceTags, requestHash, items);
+      if (written.outcome === 'taken') return taken();
+      if (written.outcome !== 'created') throw (written.outcome === 'unknown_product' ? unknownProducts : unknownUsers)(specs, written.indexes);
+      // Answered from what was written, without reading it back.
+      const row: InvoiceRow = { workspaceId, id: invoiceId, version: 1, tags: invoiceTags, requestHash, created: written.created, modified: null, diff: null };
+      const lineItems: LineItemRow[] = items.map((item) => {
+        const [productId, productCode] = written.products[item.product_ref];
+        const [userId, userExternalId] = written.users[item.user_id !== null ? `id:${item.user_id}` : `ext:${item.user_external_id}`];
+        return {
+          invoiceId, id: item.id, position: item.position, type: item.type as LineItemRow['type'], productId, productCode, userId, userExternalId,
+          description: item.description, currency: item.currency, unitPrice: item.unit_price, quantity: item.quantity, amount: item.amount, tags: item.tags,
+        };
+      });
+      return presentInvoice(row, lineItems);
+    },
   });
-  return { status: 201, body: { data: presentInvoice(row, lineItems) } };
+  return result.replayed
+    ? { status: 200 as const, body: { data: result.row.invoice } }
+    : { status: 201 as const, body: { data: result.row } };
 };
 
-/** Both forms as one: the invoice id, line item specs with their pointers, and tags. */
-function readCreate(body: Body): { invoiceId: string; specs: NewLineItemSpec[]; tags: { key: string; value: string }[] } {
+/** Both forms as one: the invoice id (and the field it came in), line item specs with their pointers, and tags. */
+function readCreate(body: Body): { invoiceId: string; keyField: string; specs: NewLineItemSpec[]; tags: { key: string; value: string }[] } {
   if ('invoiceId' in body) {
     return {
       invoiceId: body.invoiceId,
+      keyField: 'invoiceId',
       tags: [],
       specs: body.lineItems.map((item, index) => ({
         pointer: `/body/lineItems/${index}`, description: item.description, productRef: item.product_id, type: item.type,
@@ -76,6 +80,7 @@ function readCreate(body: Body): { invoiceId: string; specs: NewLineItemSpec[]; 
   }
   return {
     invoiceId: body.invoice_id,
+    keyField: 'invoice_id',
     tags: body.tags ?? [],
     specs: body.line_items.map((item, index) => ({
       pointer: `/body/line_items/${index}`, description: item.description, productRef: item.product_id, type: item.type,

@@ -1,41 +1,34 @@
 import { DomainError } from '../../core/errors.js';
 import { fingerprint } from '../../core/fingerprint.js';
+import { sameFingerprint } from '../../core/idempotency.js';
 import { splitRoleRefs, type RoleRef } from '../../core/roleRefs.js';
-import { ensureRolesByName, findProductByCode, findRolesById, insertProduct, type ProductRow, type RoleRow } from '../../db/products.js';
+import { createOnce } from '../../db/createOnce.js';
+import { ensureRolesByName, findProductByCode, findRolesById, insertProduct, type RoleRow } from '../../db/products.js';
 import type { Db } from '../../db/sql.js';
 import type { Handler } from '../handler.js';
 import { presentProduct } from './present.js';
-
-class TakenMeanwhile extends Error {}
 
 /**
  * Creates a product; roles named for the first time are created, roles given by id must exist.
  * The spec already requires at least one of the two role lists. The code is the idempotency key,
  * checked before the roles: the same code with an identical body answers the stored product
  * (200), with another body 409 `product_code_taken`. A create racing an identical one answers
- * the winner's product; the loser's transaction (and any role it named) is rolled back.
+ * the winner's product; the loser's transaction (and any role it named) is rolled back (db/createOnce.ts).
  */
 export const createProduct: Handler<'createProduct'> = async ({ sql, caller, body }) => {
   const workspaceId = caller.workspaceId;
   const requestHash = fingerprint(body);
-  const replay = async (found?: ProductRow) => {
-    const stored = found ?? (await findProductByCode(sql, workspaceId, body.code))!;
-    if (stored.requestHash !== requestHash) {
-      throw new DomainError('product_code_taken',
-        `Product code ${body.code} is already used in this workspace, by a create with another body.`);
-    }
-    return { status: 200 as const, body: { data: presentProduct(stored) } };
-  };
-  const existing = await findProductByCode(sql, workspaceId, body.code);
-  if (existing) return replay(existing);
-
-  try {
-    const product = await sql.begin(async (tx) => {
+  const result = await createOnce({
+    // The contract answers a code held by another body with its own code, product_code_taken.
+    key: { field: 'code', value: body.code, scope: 'in this workspace', code: 'product_code_taken' },
+    find: () => findProductByCode(sql, workspaceId, body.code),
+    same: sameFingerprint(requestHash),
+    create: (taken) => sql.begin(async (tx) => {
       const resolve = await roleResolver(tx, workspaceId, {
         paid_by_roles: body.paid_by_roles ?? [],
         paid_to_roles: body.paid_to_roles ?? [],
       });
-      const id = await insertProduct(tx, workspaceId, {
+      await insertProduct(tx, workspaceId, {
         code: body.code,
         description: body.description,
         requestHash,
@@ -43,15 +36,13 @@ export const createProduct: Handler<'createProduct'> = async ({ sql, caller, bod
           { relation: 'paid_by', roleIds: resolve(body.paid_by_roles ?? []) },
           { relation: 'paid_to', roleIds: resolve(body.paid_to_roles ?? []) },
         ],
-      });
-      if (id === undefined) throw new TakenMeanwhile();
+      }) ?? taken();
       return (await findProductByCode(tx, workspaceId, body.code))!;
-    });
-    return { status: 201, body: { data: presentProduct(product) } };
-  } catch (error) {
-    if (error instanceof TakenMeanwhile) return replay();
-    throw error;
-  }
+    }),
+  });
+  return result.replayed
+    ? { status: 200 as const, body: { data: presentProduct(result.row) } }
+    : { status: 201 as const, body: { data: presentProduct(result.row) } };
 };
 
 /** Looks every referenced role up once; returns a function from references to distinct role ids. */

@@ -1,9 +1,11 @@
 import { checkTagList } from '../../core/billingTags.js';
 import { DomainError, type Violation } from '../../core/errors.js';
 import { fingerprint } from '../../core/fingerprint.js';
+import { sameFingerprint } from '../../core/idempotency.js';
 import { newId } from '../../core/ids.js';
 import { checkAmount } from '../../core/prices.js';
 import { ensureUsers, findUsersById } from '../../db/billingUsers.js';
+import { createOnce } from '../../db/createOnce.js';
 import type { Db } from '../../db/sql.js';
 import {
   allocationsOfTransactions, ensureExternalAccount, existingInvoiceIds, findExternalAccount, findTransactionByExternalId,
@@ -14,8 +16,6 @@ import { followInvoices } from '../paymentFlows/replan.js';
 import { presentTransaction } from './present.js';
 
 type Body = RequestBody<'syncTransaction'>;
-
-class TakenMeanwhile extends Error {}
 
 /**
  * Records an external transaction with its allocations, idempotent on `external_id`: an
@@ -28,18 +28,11 @@ export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller,
   const tags = checkTagList(body.tags, '/body/tags');
   const requestHash = fingerprint(body);
 
-  const replay = async (found?: TransactionRow) => {
-    const stored = found ?? (await findTransactionByExternalId(sql, workspaceId, body.external_id))!;
-    if (stored.requestHash !== requestHash) {
-      throw new DomainError('idempotency_key_reused', 'This idempotency key was already used with a different request body.');
-    }
-    return { status: 200 as const, body: { data: presentTransaction(stored, await allocationsOfTransactions(sql, workspaceId, [stored.id])) } };
-  };
-  const existing = await findTransactionByExternalId(sql, workspaceId, body.external_id);
-  if (existing) return replay(existing);
-
-  try {
-    const written = await sql.begin(async (tx) => {
+  const result = await createOnce({
+    key: { field: 'external_id', value: body.external_id, scope: 'in this workspace' },
+    find: () => findTransactionByExternalId(sql, workspaceId, body.external_id),
+    same: sameFingerprint(requestHash),
+    create: (taken) => sql.begin(async (tx) => {
       // The account and the allocations' references are resolved together (pipelined).
       const [account, allocations] = await Promise.all([resolveAccount(tx, workspaceId, body.account), resolveAllocations(tx, workspaceId, body)]);
       const allocated = body.allocations.reduce((sum, allocation) => sum + BigInt(allocation.amount), 0n);
@@ -53,23 +46,23 @@ export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller,
         id: newId('txn'), externalId: body.external_id, accountId: account.id, amount: body.amount, currency: body.currency,
         posted: body.posted, tags, allocated: allocated.toString(), requestHash, allocations,
       };
-      const times = await insertTransaction(tx, workspaceId, transaction);
-      if (!times) throw new TakenMeanwhile();
+      // A concurrent sync of the same external id won: this one is its replay (or a reused key).
+      const times = await insertTransaction(tx, workspaceId, transaction) ?? taken();
       // Payments of flows on these invoices complete with this transaction when it settles them.
       await followInvoices(tx, workspaceId, allocations.map((allocation) => allocation.invoiceId), times.created);
       return { transaction, account, times };
-    });
-    // Answered from what was written, without reading it back.
-    const { transaction, account, times } = written;
-    const row: TransactionRow = { ...transaction, accountExternalId: account.externalId, posted: times.posted, created: times.created };
-    return { status: 201, body: { data: presentTransaction(row, transaction.allocations.map((allocation, index) => ({
-      ...allocation, transactionId: transaction.id, transactionExternalId: transaction.externalId, position: index + 1, posted: times.posted,
-    }))) } };
-  } catch (error) {
-    // A concurrent sync of the same external id won: this one is its replay (or a reused key).
-    if (error instanceof TakenMeanwhile) return replay();
-    throw error;
+    }),
+  });
+  if (result.replayed) {
+    const stored = result.row;
+    return { status: 200 as const, body: { data: presentTransaction(stored, await allocationsOfTransactions(sql, workspaceId, [stored.id])) } };
   }
+  // Answered from what was written, without reading it back.
+  const { transaction, account, times } = result.row;
+  const row: TransactionRow = { ...transaction, accountExternalId: account.externalId, posted: times.posted, created: times.created };
+  return { status: 201 as const, body: { data: presentTransaction(row, transaction.allocations.map((allocation, index) => ({
+    ...allocation, transactionId: transaction.id, transactionExternalId: transaction.externalId, position: index + 1, posted: times.posted,
+  }))) } };
 };
 
 /** By id (must exist), by external id (created on first use), or both (must name one account). */

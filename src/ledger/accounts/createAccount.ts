@@ -1,8 +1,10 @@
 import type { CreateLedgerAccountsInput, LedgerAccountMatchInput, LedgerMatchInput } from '../../../generated/ledger.js';
 import { DomainError } from '../../core/errors.js';
 import { fingerprint } from '../../core/fingerprint.js';
+import { sameFingerprint } from '../../core/idempotency.js';
 import { newId } from '../../core/ids.js';
 import { newAccountAttributes, type AccountRequest, type ParentAccount } from '../../core/ledgerAccounts.js';
+import { createOnce } from '../../db/createOnce.js';
 import { findLedgerAccount, insertLedgerAccount, type LedgerAccountRow } from '../../db/ledgerAccounts.js';
 import { findLedger, type LedgerRow } from '../../db/ledgers.js';
 import { parseCurrencyKey } from '../../core/currencyKeys.js';
@@ -40,7 +42,8 @@ export type CreatedAccount = { account: LedgerAccountRow; isIkReplay: boolean };
 
 /**
  * Creates the account, or replays it when its ik already holds the same request; the same ik
- * with another request is `idempotency_key_reused`. A concurrent twin is answered as a replay.
+ * with another request is `idempotency_key_reused`. A concurrent twin is answered as a replay
+ * (db/createOnce.ts).
  */
 export async function createAccount(
   tx: Db, ledger: LedgerRow, request: AccountRequest, parent: (ParentAccount & { linkedAccountId: string | null }) | undefined, inherit: boolean,
@@ -57,20 +60,16 @@ export async function createAccount(
   if (linked) checkLinkedCurrency(attributes.path, attributes, linked);
   await requireCurrencies(tx, ledger.workspaceId, [attributes.currencyCode]);
   const requestHash = fingerprint({ name: request.name, parentId: parent?.id ?? null, ...attributes });
-  const replay = (existing: LedgerAccountRow): CreatedAccount => {
-    if (existing.requestHash !== requestHash) {
-      throw new DomainError('idempotency_key_reused', `ik ${request.ik} was already used in this ledger with a different payload.`);
-    }
-    return { account: existing, isIkReplay: true };
-  };
-  const existing = await findLedgerAccount(tx, ledger.workspaceId, { ledgerId: ledger.id, ik: request.ik });
-  if (existing) return replay(existing);
-  const inserted = await insertLedgerAccount(tx, {
-    workspaceId: ledger.workspaceId, ledgerId: ledger.id, id: newId('acct'), ik: request.ik, parentId: parent?.id ?? null,
-    name: request.name, requestHash, ...attributes,
+  const result = await createOnce({
+    key: { field: 'ik', value: request.ik, scope: 'in this ledger' },
+    find: () => findLedgerAccount(tx, ledger.workspaceId, { ledgerId: ledger.id, ik: request.ik }),
+    same: sameFingerprint(requestHash),
+    create: async (taken) => await insertLedgerAccount(tx, {
+      workspaceId: ledger.workspaceId, ledgerId: ledger.id, id: newId('acct'), ik: request.ik, parentId: parent?.id ?? null,
+      name: request.name, requestHash, ...attributes,
+    }) ?? taken(),
   });
-  if (inserted) return { account: inserted, isIkReplay: false };
-  return replay((await findLedgerAccount(tx, ledger.workspaceId, { ledgerId: ledger.id, ik: request.ik }))!);
+  return { account: result.row, isIkReplay: result.replayed };
 }
 
 /** The request of one item of a tree, without its children. */

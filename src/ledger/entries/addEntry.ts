@@ -1,5 +1,6 @@
 import type { LedgerEntryInput, LedgerMatchInput } from '../../../generated/ledger.js';
 import { DomainError } from '../../core/errors.js';
+import { keyReused } from '../../core/idempotency.js';
 import type { LedgerAccountRow } from '../../db/ledgerAccounts.js';
 import { findLedgerEntry, linesOfEntry, postedRows, type PostingOutcome } from '../../db/ledgerEntries.js';
 import type { LedgerRow } from '../../db/ledgers.js';
@@ -45,8 +46,9 @@ export function checkOutcome(prepared: PreparedEntry, outcome: PostingOutcome, i
       `Condition ${outcome.failedCondition} on ${account.path} (${condition.currency}) does not hold; nothing was posted.`,
       { account: account.path, currency: condition.currency, condition: outcome.failedCondition });
   }
+  // post_ledger_entry creates once in SQL, answering the entry that holds the ik: it must be this request.
   if (outcome.replayed && outcome.requestHash !== prepared.posting.requestHash) {
-    throw new DomainError('idempotency_key_reused', `ik ${ik} was already used in this ledger with a different entry.`);
+    throw keyReused({ field: 'ik', value: ik, scope: 'in this ledger' });
   }
 }
 

@@ -1,17 +1,12 @@
 import { accountIdsByPath, insertLedgerAccounts, lockLedgerAccountCreation } from '../../db/ledgerAccounts.js';
 import { lockBalances, postLedgerEntry, type EntryPosting, type PostingOutcome } from '../../db/ledgerEntries.js';
+import { transaction } from '../../db/rollback.js';
 import type { Db, Sql } from '../../db/sql.js';
 import type { PreparedEntry } from './prepareEntry.js';
 
 // Posting prepared entries. The common case is one statement. An entry that names template
 // instances not yet created inserts them in the same transaction as the posting, so a refused
 // entry (a failing condition) leaves no accounts behind.
-
-class Refused extends Error {
-  constructor(readonly index: number, readonly outcome: PostingOutcome) {
-    super('entry refused');
-  }
-}
 
 /**
  * Inserts the entry's planned accounts that still do not exist (a concurrent entry may have
@@ -44,7 +39,8 @@ export async function postPrepared(sql: Sql, prepared: PreparedEntry): Promise<P
   return 'refused' in result ? result.outcome : result.outcomes[0];
 }
 
-export type BatchOutcome = { outcomes: PostingOutcome[] } | { refused: number; outcome: PostingOutcome };
+type Refused = { refused: number; outcome: PostingOutcome };
+export type BatchOutcome = { outcomes: PostingOutcome[] } | Refused;
 
 /**
  * Posts every entry in one transaction, pipelined: either all are written or none. A failed
@@ -53,31 +49,27 @@ export type BatchOutcome = { outcomes: PostingOutcome[] } | { refused: number; o
 export async function postAll(
   sql: Sql, prepared: readonly PreparedEntry[], refuses: (outcome: PostingOutcome, index: number) => boolean,
 ): Promise<BatchOutcome> {
-  try {
-    return await retryingDeadlocks(() => sql.begin(async (tx) => {
-      const postings: EntryPosting[] = [];
-      for (const entry of prepared) postings.push(await createPlannedAccounts(tx, entry));
-      // Several entries in one transaction: take every balance lock first, in the global order.
-      if (postings.length > 1) {
-        await lockBalances(tx, postings[0].workspaceId, postings.flatMap((posting) => posting.lines));
-      }
-      const settled = await Promise.allSettled(postings.map((posting) => postLedgerEntry(tx, posting)));
-      // After a failed condition the statements behind it fail as "transaction aborted": report the cause.
-      const failed = settled.findIndex((result) => result.status === 'fulfilled' && 'failedCondition' in result.value);
-      if (failed !== -1) throw new Refused(failed, (settled[failed] as PromiseFulfilledResult<PostingOutcome>).value);
-      const outcomes = settled.map((result) => {
-        if (result.status === 'rejected') throw result.reason;
-        return result.value;
-      });
-      outcomes.forEach((outcome, index) => {
-        if (refuses(outcome, index)) throw new Refused(index, outcome);
-      });
-      return { outcomes };
-    }));
-  } catch (error) {
-    if (error instanceof Refused) return { refused: error.index, outcome: error.outcome };
-    throw error;
-  }
+  const posted = await retryingDeadlocks(() => transaction(sql, async (tx, refuse: (refusal: Refused) => never) => {
+    const postings: EntryPosting[] = [];
+    for (const entry of prepared) postings.push(await createPlannedAccounts(tx, entry));
+    // Several entries in one transaction: take every balance lock first, in the global order.
+    if (postings.length > 1) {
+      await lockBalances(tx, postings[0].workspaceId, postings.flatMap((posting) => posting.lines));
+    }
+    const settled = await Promise.allSettled(postings.map((posting) => postLedgerEntry(tx, posting)));
+    // After a failed condition the statements behind it fail as "transaction aborted": report the cause.
+    const failed = settled.findIndex((result) => result.status === 'fulfilled' && 'failedCondition' in result.value);
+    if (failed !== -1) refuse({ refused: failed, outcome: (settled[failed] as PromiseFulfilledResult<PostingOutcome>).value });
+    const outcomes = settled.map((result) => {
+      if (result.status === 'rejected') throw result.reason;
+      return result.value;
+    });
+    outcomes.forEach((outcome, index) => {
+      if (refuses(outcome, index)) refuse({ refused: index, outcome });
+    });
+    return { outcomes };
+  }));
+  return 'committed' in posted ? posted.committed : posted.rolledBack;
 }
 
 /**

@@ -2,7 +2,8 @@ import type { MutationResolvers } from '../../../../generated/ledger.js';
 import { currencyKey } from '../../../core/currencyKeys.js';
 import { DomainError } from '../../../core/errors.js';
 import { checkName, MAX_CUSTOM_CURRENCY_TEXT, PRECISION_RANGE } from '../../../core/links.js';
-import { findCustomCurrencies, insertCustomCurrency, type CustomCurrencyRow } from '../../../db/customCurrencies.js';
+import { createOnce } from '../../../db/createOnce.js';
+import { findCustomCurrencies, insertCustomCurrency } from '../../../db/customCurrencies.js';
 import { asMutationResult } from '../../mutationResult.js';
 
 /**
@@ -23,15 +24,18 @@ export const createCustomCurrency: NonNullable<MutationResolvers['createCustomCu
       throw new DomainError('invalid_input_provided', `precision must be from ${PRECISION_RANGE.min} to ${PRECISION_RANGE.max} decimal places.`);
     }
     const workspaceId = ctx.caller.workspaceId;
-    const row = (await insertCustomCurrency(ctx.sql, { workspaceId, id, customCode, name, precision }))
-      ?? sameOrRefuse((await findCustomCurrencies(ctx.sql, workspaceId, [id]))[0], { customCode, name, precision });
+    const wanted = { customCode, name, precision };
+    const changed = (stored: typeof wanted) =>
+      (['customCode', 'name', 'precision'] as const).filter((field) => stored[field] !== wanted[field]);
+    const { row } = await createOnce({
+      key: { field: 'customCurrencyId', value: id },
+      find: async () => (await findCustomCurrencies(ctx.sql, workspaceId, [id]))[0],
+      same: (stored) => changed(stored).length === 0,
+      difference: (stored) => `another ${changed(stored).join(', ')}`,
+      create: async (taken) => await insertCustomCurrency(ctx.sql, { workspaceId, id, ...wanted }) ?? taken(),
+      lookFirst: false,
+    });
     ctx.load.customCurrency.prime(row.id, row);
     return { __typename: 'CreateCustomCurrencyResult' as const, customCurrency: currencyKey({ code: 'CUSTOM', customCurrencyId: row.id }) };
   });
 
-function sameOrRefuse(existing: CustomCurrencyRow, wanted: Pick<CustomCurrencyRow, 'customCode' | 'name' | 'precision'>): CustomCurrencyRow {
-  if (existing.customCode !== wanted.customCode || existing.name !== wanted.name || existing.precision !== wanted.precision) {
-    throw new DomainError('idempotency_key_reused', `Custom currency ${existing.id} already exists with another code, name or precision.`);
-  }
-  return existing;
-}

@@ -1,9 +1,11 @@
 import type { MutationResolvers } from '../../../../generated/ledger.js';
 import { DomainError } from '../../../core/errors.js';
 import { fingerprint } from '../../../core/fingerprint.js';
+import { sameFingerprint } from '../../../core/idempotency.js';
 import { newId } from '../../../core/ids.js';
 import { formatUtcOffset, parseUtcOffset } from '../../../core/time.js';
-import { findLedger, ikReleasedAt, insertLedger, type LedgerRow } from '../../../db/ledgers.js';
+import { createOnce } from '../../../db/createOnce.js';
+import { findLedger, ikReleasedAt, insertLedger } from '../../../db/ledgers.js';
 import { findSchemaVersion } from '../../../db/ledgerSchemas.js';
 import type { SchemaContent } from '../../../core/ledgerSchemas.js';
 import { asMutationResult } from '../../mutationResult.js';
@@ -21,35 +23,30 @@ export const createLedger: NonNullable<MutationResolvers['createLedger']> = (_pa
     const schemaKey = args.schema?.key ?? null;
     const schemaVersion = args.schema?.version || null; // 0 means latest, as when omitted
     const requestHash = fingerprint({ name: args.ledger.name, type: 'double', balanceUtcOffset, schemaKey, schemaVersion });
-    const replay = (existing: LedgerRow) => {
-      if (existing.requestHash !== requestHash) {
-        throw new DomainError('idempotency_key_reused', `ik ${args.ik} was already used with a different payload.`);
-      }
-      return { __typename: 'CreateLedgerResult' as const, ledger: existing, isIkReplay: true };
-    };
-
-    const existing = await findLedger(tx, workspaceId, { ik: args.ik });
-    if (existing) return replay(existing);
-    const freeAt = await ikReleasedAt(tx, workspaceId, args.ik, LEDGER_IK_GRACE_SECONDS);
-    if (freeAt) {
-      throw new DomainError('ledger_ik_reserved', `ik ${args.ik} belonged to a deleted ledger; it can be reused after ${freeAt.toISOString()}.`);
-    }
-    const version = schemaKey === null ? undefined : await findSchemaVersion(tx, workspaceId, schemaKey, schemaVersion ?? undefined);
-    if (schemaKey !== null && !version) {
-      throw new DomainError('schema_not_found', `No schema with key ${schemaKey}${schemaVersion ? ` and version ${schemaVersion}` : ''}.`);
-    }
-    const inserted = await insertLedger(tx, {
-      workspaceId, id: newId('led'), ik: args.ik, name: args.ledger.name, type: 'double',
-      balanceUtcOffset, schemaKey, schemaVersion: version?.version ?? null, requestHash,
+    const result = await createOnce({
+      key: { field: 'ik', value: args.ik },
+      find: () => findLedger(tx, workspaceId, { ik: args.ik }),
+      same: sameFingerprint(requestHash),
+      create: async (taken) => {
+        const freeAt = await ikReleasedAt(tx, workspaceId, args.ik, LEDGER_IK_GRACE_SECONDS);
+        if (freeAt) {
+          throw new DomainError('ledger_ik_reserved', `ik ${args.ik} belonged to a deleted ledger; it can be reused after ${freeAt.toISOString()}.`);
+        }
+        const version = schemaKey === null ? undefined : await findSchemaVersion(tx, workspaceId, schemaKey, schemaVersion ?? undefined);
+        if (schemaKey !== null && !version) {
+          throw new DomainError('schema_not_found', `No schema with key ${schemaKey}${schemaVersion ? ` and version ${schemaVersion}` : ''}.`);
+        }
+        const inserted = await insertLedger(tx, {
+          workspaceId, id: newId('led'), ik: args.ik, name: args.ledger.name, type: 'double',
+          balanceUtcOffset, schemaKey, schemaVersion: version?.version ?? null, requestHash,
+        }) ?? taken();
+        // A ledger on a schema starts with every account of the chart that is not a template.
+        if (version) {
+          await applyChart(tx, inserted, parsedSchema(version.schemaKey, version.version, version.content as SchemaContent, version.contentHash).chart);
+          await recordLedgerMigrations(tx, workspaceId, version.schemaKey, version.version, [inserted.id]);
+        }
+        return inserted;
+      },
     });
-    if (inserted) {
-      // A ledger on a schema starts with every account of the chart that is not a template.
-      if (version) {
-        await applyChart(tx, inserted, parsedSchema(version.schemaKey, version.version, version.content as SchemaContent, version.contentHash).chart);
-        await recordLedgerMigrations(tx, workspaceId, version.schemaKey, version.version, [inserted.id]);
-      }
-      return { __typename: 'CreateLedgerResult' as const, ledger: inserted, isIkReplay: false };
-    }
-    // A concurrent request with the same ik committed first: answer as its replay.
-    return replay((await findLedger(tx, workspaceId, { ik: args.ik }))!);
+    return { __typename: 'CreateLedgerResult' as const, ledger: result.row, isIkReplay: result.replayed };
   }));

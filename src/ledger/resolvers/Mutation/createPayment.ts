@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { MutationResolvers } from '../../../../generated/ledger.js';
 import { DomainError } from '../../../core/errors.js';
 import { fingerprint } from '../../../core/fingerprint.js';
+import { sameFingerprint } from '../../../core/idempotency.js';
 import { newId } from '../../../core/ids.js';
 import { checkPlainAmount, findPaymentType, paymentAmount, paymentParameters, type SchemaPaymentType } from '../../../core/payments.js';
+import { createOnce } from '../../../db/createOnce.js';
 import { findLedger } from '../../../db/ledgers.js';
 import { findPaymentByIk, insertPayment, type PaymentRow } from '../../../db/payments.js';
 import { requireLedgerMatch } from '../../ledgerMatch.js';
@@ -33,10 +35,15 @@ export const createPayment: NonNullable<MutationResolvers['createPayment']> = (_
     }
     const requestHash = fingerprint(fields);
     const id = newId('pay');
-    const row = (await insertPayment(ctx.sql, {
-      workspaceId, ledgerId: ledger.id, id, ik: args.ik, ...fields, status: 'requires_confirmation',
-      clientSecret: `${id}_secret_${randomBytes(18).toString('base64url')}`, requestHash,
-    })) ?? (await findPaymentByIk(ctx.sql, workspaceId, ledger.id, args.ik))!;
-    if (row.requestHash !== requestHash) throw new DomainError('idempotency_key_reused', `ik ${args.ik} was already used for another payment in this ledger.`);
+    const { row } = await createOnce({
+      key: { field: 'ik', value: args.ik, scope: 'in this ledger' },
+      find: () => findPaymentByIk(ctx.sql, workspaceId, ledger.id, args.ik),
+      same: sameFingerprint(requestHash),
+      create: async (taken) => await insertPayment(ctx.sql, {
+        workspaceId, ledgerId: ledger.id, id, ik: args.ik, ...fields, status: 'requires_confirmation',
+        clientSecret: `${id}_secret_${randomBytes(18).toString('base64url')}`, requestHash,
+      }) ?? taken(),
+      lookFirst: false,
+    });
     return { __typename: 'Payment' as const, clientSecret: row.clientSecret, status: row.status as never };
   });

@@ -9,8 +9,6 @@ import { countEntriesWritten, timedPosting } from '../../entries/postingMetrics.
 import { prepareEntry } from '../../entries/prepareEntry.js';
 import { asMutationResult } from '../../mutationResult.js';
 
-class Rollback extends Error {}
-
 /**
  * Reverses an entry and posts its replacement under the same ik, in one transaction: either
  * both happen or neither. Repeating the same migration answers the earlier result as a replay.
@@ -26,7 +24,6 @@ export const migrateLedgerEntry: NonNullable<MutationResolvers['migrateLedgerEnt
     if (target.ledger.id !== original.ledgerId) throw new DomainError('invalid_input_provided', 'The replacement must be in the original entry\'s ledger.');
     const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, original.ik, input, { prefetched: target.accounts });
 
-    let failure: unknown;
     const result = await timedPosting(() => ctx.sql.begin(async (tx) => {
       // Reversal and posting touch two sets of balances: lock them all first, in the global order.
       const planned = new Set(prepared.newAccounts.map((account) => account.id));
@@ -36,17 +33,10 @@ export const migrateLedgerEntry: NonNullable<MutationResolvers['migrateLedgerEnt
       ]);
       const reversal = (await reverseLedgerEntry(tx, workspaceId, original.id, newId('ent'), Array.from({ length: MAX_LINES_PER_ENTRY }, () => newId('line'))))!;
       const outcome = await postWithin(tx, prepared);
-      try {
-        checkOutcome(prepared, outcome, original.ik);
-      } catch (error) {
-        failure = error;
-        throw new Rollback();
-      }
-      return { reversal, posted: outcome as { entryId: string; replayed: boolean } };
-    })).catch((error: unknown) => {
-      if (error instanceof Rollback) throw failure;
-      throw error;
-    });
+      // A refusal thrown here rolls the reversal back with the posting.
+      checkOutcome(prepared, outcome, original.ik);
+      return { reversal, posted: outcome };
+    }));
     // The reversing entry and the replacement: each counts when this call wrote it.
     countEntriesWritten(Number(!result.reversal.replayed) + Number(!result.posted.replayed));
     const ids = [result.reversal.reversedId, result.reversal.reversingId, result.posted.entryId];

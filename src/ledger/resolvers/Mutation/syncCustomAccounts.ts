@@ -1,6 +1,7 @@
 import type { MutationResolvers } from '../../../../generated/ledger.js';
 import { currencyKey, currencyLabel } from '../../../core/currencyKeys.js';
 import { DomainError } from '../../../core/errors.js';
+import { sameRequest } from '../../../core/idempotency.js';
 import { newId } from '../../../core/ids.js';
 import { checkBatchSize, checkName, MAX_SYNC_ITEMS } from '../../../core/links.js';
 import { WORKSPACE_DEFAULT_CURRENCY } from '../../../core/ledgerAccounts.js';
@@ -43,11 +44,11 @@ export const syncCustomAccounts: NonNullable<MutationResolvers['syncCustomAccoun
     return { __typename: 'SyncCustomAccountsResult' as const, accounts };
   });
 
+/** An external account's currency never changes: syncing its external id with another one reuses the key. */
 function checkSameCurrency(existing: ExternalAccountRow, wanted: Wanted): ExternalAccountRow {
-  if (existing.currencyMode !== wanted.currencyMode || existing.currency !== wanted.currency) {
-    const describe = (mode: string, currency: string | null) => (mode === 'multi' ? 'several currencies' : currencyLabel(currency!));
-    throw new DomainError('idempotency_key_reused',
-      `External account ${existing.externalId} holds ${describe(existing.currencyMode, existing.currency)}, not ${describe(wanted.currencyMode, wanted.currency)}; its currency cannot change.`);
-  }
-  return existing;
+  const describe = (mode: string, currency: string | null) => (mode === 'multi' ? 'several currencies' : currencyLabel(currency!));
+  return sameRequest({ field: 'externalId', value: existing.externalId, scope: 'in this link' }, existing,
+    existing.currencyMode === wanted.currencyMode && existing.currency === wanted.currency,
+    `it holds ${describe(existing.currencyMode, existing.currency)}, not ${describe(wanted.currencyMode, wanted.currency)}, `
+      + 'and its currency cannot change');
 }

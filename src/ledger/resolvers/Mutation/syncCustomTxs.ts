@@ -1,6 +1,7 @@
 import type { CustomTxInput, MutationResolvers } from '../../../../generated/ledger.js';
 import { currencyKey, currencyLabel } from '../../../core/currencyKeys.js';
 import { DomainError } from '../../../core/errors.js';
+import { sameRequest } from '../../../core/idempotency.js';
 import { newId } from '../../../core/ids.js';
 import { checkBatchSize, MAX_SYNC_ITEMS, MAX_TX_DESCRIPTION_LENGTH } from '../../../core/links.js';
 import { findTx, insertTxs, txsForSync, updateTxDescriptions, type TxRow } from '../../../db/externalTxs.js';
@@ -99,14 +100,14 @@ function describeMatch(match: { id?: string; linkId?: string; externalId?: strin
   return match.id !== undefined ? `id ${match.id}` : `externalId ${match.externalId}`;
 }
 
+/** The same external id again is the same transaction: its amount, currency and posted time cannot change. */
 function checkSameTx(row: TxRow, wanted: Wanted): void {
   const changed = [
     row.amount !== wanted.amount && 'amount',
     row.currency !== wanted.currency && 'currency',
     row.posted.getTime() !== wanted.posted.getTime() && 'posted',
   ].filter(Boolean);
-  if (changed.length > 0) {
-    throw new DomainError('idempotency_key_reused',
-      `Transaction ${wanted.externalId} of external account ${wanted.account.externalId} was synced with another ${changed.join(', ')}; delete it with deleteCustomTxs and sync it again to change it.`);
-  }
+  const key = { field: 'externalId', value: wanted.externalId, scope: `in external account ${wanted.account.externalId}` };
+  sameRequest(key, row, changed.length === 0,
+    `another ${changed.join(', ')}; delete it with deleteCustomTxs and sync it again to change it`);
 }
