@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from '../../src/app.js';
+import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS } from '../../src/config.js';
 import { createClient, createWorkspace } from '../../src/db/provision.js';
 import { tokenSigningKey } from '../../src/db/workspaces.js';
-import { answerMalformedRequests } from '../../src/http/clientErrors.js';
+import { bindListener, serveWith } from '../../src/http/listener.js';
 import { startBalanceFold } from '../../src/ledger/balanceFold.js';
 import { createLogger, silentLogger } from '../../src/http/log.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -26,9 +27,11 @@ export async function startTestServer(options: Partial<AppOptions> = {}): Promis
   const app = await createApp({ sql: db.sql, signingKey: await tokenSigningKey(db.sql), tokenTtlSeconds: 3600, log, ...options });
   // The fold runs beside the requests, as in production, so tests see postings race it.
   const fold = startBalanceFold(db.sql, log, { intervalMs: 50, batchSize: 500 });
-  const server: Server = app.listen(0, '127.0.0.1');
-  answerMalformedRequests(server);
-  await new Promise<void>((resolve) => server.once('listening', resolve));
+  // The production listener and its timeouts (keep-alive above the test clients' own idle time).
+  const server: Server = await bindListener(0, '127.0.0.1', {
+    keepAliveTimeoutMs: DEFAULT_KEEP_ALIVE_TIMEOUT_MS, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000,
+  });
+  serveWith(server, app.callback());
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
