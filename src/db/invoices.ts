@@ -1,5 +1,6 @@
 import type { Tag } from '../core/billingTags.js';
 import { sqlRefusal } from './errors.js';
+import { jsonb, type Json } from './json.js';
 import type { Db } from './sql.js';
 
 export type InvoiceRow = {
@@ -10,7 +11,7 @@ export type InvoiceRow = {
   requestHash: string;
   created: Date;
   modified: Date | null;
-  diff: unknown[] | null;
+  diff: Json[] | null;
 };
 
 export type LineItemRow = {
@@ -76,11 +77,11 @@ export async function insertLineItems(db: Db, workspaceId: string, invoiceId: st
                                     unit_price, quantity, amount, tags)
     select ${workspaceId}, ${invoiceId}, t.id, t.position, t.type, t.product_id, t.user_id, t.description, t.currency,
            t.unit_price, t.quantity, t.amount, t.tags
-    from jsonb_to_recordset(${db.json(items.map((item) => ({
+    from jsonb_to_recordset(${jsonb(db, items.map((item) => ({
       id: item.id, position: item.position, type: item.type, product_id: item.productId, user_id: item.userId,
       description: item.description, currency: item.currency, unit_price: item.unitPrice, quantity: item.quantity,
       amount: item.amount, tags: item.tags,
-    })) as never)}) as t(id text, position integer, type text, product_id text, user_id text, description text, currency text,
+    })))}) as t(id text, position integer, type text, product_id text, user_id text, description text, currency text,
                          unit_price numeric, quantity integer, amount numeric, tags jsonb)`;
 }
 
@@ -90,9 +91,9 @@ export async function updateLineItems(db: Db, workspaceId: string, items: readon
     /* updateLineItems */
     update invoice_line_items li set description = t.description, unit_price = t.unit_price, quantity = t.quantity,
       amount = t.amount, tags = t.tags
-    from jsonb_to_recordset(${db.json(items.map((item) => ({
+    from jsonb_to_recordset(${jsonb(db, items.map((item) => ({
       id: item.id, description: item.description, unit_price: item.unitPrice, quantity: item.quantity, amount: item.amount, tags: item.tags,
-    })) as never)}) as t(id text, description text, unit_price numeric, quantity integer, amount numeric, tags jsonb)
+    })))}) as t(id text, description text, unit_price numeric, quantity integer, amount numeric, tags jsonb)
     where li.workspace_id = ${workspaceId} and li.id = t.id`;
 }
 
@@ -104,21 +105,21 @@ export async function deleteLineItems(db: Db, workspaceId: string, ids: readonly
 }
 
 /** Moves the invoice to its next version: new tags and cumulative diff, `modified` now. */
-export async function bumpInvoice(db: Db, workspaceId: string, id: string, tags: Tag[], diff: unknown[] | null): Promise<InvoiceRow> {
+export async function bumpInvoice(db: Db, workspaceId: string, id: string, tags: Tag[], diff: Json[] | null): Promise<InvoiceRow> {
   const [row] = await db<InvoiceRow[]>`
     /* bumpInvoice */
-    update invoices set version = version + 1, tags = ${db.json(tags)}, diff = ${diff === null ? null : db.json(diff as never)},
+    update invoices set version = version + 1, tags = ${jsonb(db, tags)}, diff = ${diff === null ? null : jsonb(db, diff)},
       modified = date_trunc('milliseconds', now())
     where workspace_id = ${workspaceId} and id = ${id}
     returning ${invoiceColumns(db)}`;
   return row;
 }
 
-export async function insertInvoiceVersion(db: Db, workspaceId: string, invoiceId: string, version: number, snapshot: unknown, diff: unknown[] | null): Promise<void> {
+export async function insertInvoiceVersion(db: Db, workspaceId: string, invoiceId: string, version: number, snapshot: Json, diff: Json[] | null): Promise<void> {
   await db`
     /* insertInvoiceVersion */
     insert into invoice_versions (workspace_id, invoice_id, version, snapshot, diff)
-    values (${workspaceId}, ${invoiceId}, ${version}, ${db.json(snapshot as never)}, ${diff === null ? null : db.json(diff as never)})`;
+    values (${workspaceId}, ${invoiceId}, ${version}, ${jsonb(db, snapshot)}, ${diff === null ? null : jsonb(db, diff)})`;
 }
 
 export type InvoiceVersionRow = { version: number; snapshot: Record<string, unknown>; diff: unknown[] | null };
@@ -165,7 +166,7 @@ export async function createInvoiceRow(db: Db, workspaceId: string, invoiceId: s
     const [row] = await db<{ outcome: 'created' | 'taken'; created: Date | null; users: Record<string, [string, string]>; products: Record<string, [string, string]> }[]>`
       /* createInvoice */
       select outcome, invoice_created as created, users, products
-      from create_invoice(${workspaceId}, ${invoiceId}, ${db.json(tags)}, ${requestHash}, ${db.json(items as never)})`;
+      from create_invoice(${workspaceId}, ${invoiceId}, ${jsonb(db, tags)}, ${requestHash}, ${jsonb(db, items)})`;
     return row.outcome === 'taken' ? { outcome: 'taken' } : { outcome: 'created', created: row.created!, users: row.users, products: row.products };
   } catch (error) {
     const refusal = sqlRefusal(error);

@@ -1,5 +1,6 @@
 import type { AccountType, Consistency } from '../core/ledgerAccounts.js';
 import type { PageRequest } from '../core/pagination.js';
+import { jsonb } from './json.js';
 import { newestFirst } from './keyset.js';
 import type { Db } from './sql.js';
 
@@ -62,7 +63,7 @@ export async function insertLedgerAccount(db: Db, account: NewLedgerAccount): Pr
                                  currency_code, consistency, linked_account_id, request_hash)
     values (${account.workspaceId}, ${account.ledgerId}, ${account.id}, ${account.ik}, ${account.path}, ${account.parentId},
             ${account.depth}, ${account.name}, ${account.type}, ${account.currencyMode}, ${account.currencyCode},
-            ${db.json(account.consistency as never)}, ${account.linkedAccountId}, ${account.requestHash})
+            ${jsonb(db, account.consistency)}, ${account.linkedAccountId}, ${account.requestHash})
     on conflict (workspace_id, ledger_id, ik) do nothing
     returning ${accountColumns(db)}`;
   return row;
@@ -75,7 +76,7 @@ export async function updateLedgerAccountRow(
     /* updateLedgerAccount */
     update ledger_accounts set
       name = ${change.name === undefined ? db`name` : db`${change.name}`},
-      consistency = ${change.consistency === undefined ? db`consistency` : db`${db.json(change.consistency as never)}`}
+      consistency = ${change.consistency === undefined ? db`consistency` : db`${jsonb(db, change.consistency)}`}
     where workspace_id = ${workspaceId} and id = ${id}
     returning ${accountColumns(db)}`;
   return row;

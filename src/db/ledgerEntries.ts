@@ -1,4 +1,5 @@
 import type { EntryParameters } from '../core/entryTypes.js';
+import { jsonb } from './json.js';
 import type { Db } from './sql.js';
 
 export type LedgerEntryRow = {
@@ -53,12 +54,15 @@ export const lineColumns = (db: Db, l = 'ledger_lines') => db`
   ${db(`${l}.position`)}, ${db(`${l}.account_id`)} as "accountId", ${db(`${l}.currency`)}, ${db(`${l}.amount`)}::text as amount,
   ${db(`${l}.key`)}, ${db(`${l}.description`)}, ${db(`${l}.tags`)}, ${db(`${l}.posted`)}, ${db(`${l}.created`)}`;
 
+/** A balance bound of a condition, as decimal text: stored in the entry's conditions (jsonb). */
+export type PostingBound = { eq?: string; gte?: string; lte?: string };
+
 export type EntryPosting = {
   workspaceId: string; ledgerId: string; entryId: string; ik: string; requestHash: string; posted: string;
   type: string | null; typeVersion: number | null; parameters: EntryParameters | null;
-  description: string | null; tags: unknown[]; groups: unknown[];
+  description: string | null; tags: { key: string; value: string }[]; groups: { key: string; value: string }[];
   /** Own bounds in precondition/postcondition (their stored names since the first release); total bounds beside them. */
-  conditions: { index: number; accountId: string; currency: string; precondition?: unknown; postcondition?: unknown; totalPrecondition?: unknown; totalPostcondition?: unknown }[];
+  conditions: { index: number; accountId: string; currency: string; precondition?: PostingBound; postcondition?: PostingBound; totalPrecondition?: PostingBound; totalPostcondition?: PostingBound }[];
   lines: { id: string; accountId: string; currency: string; amount: string; key: string | null; description: string | null; tags: { key: string; value: string }[] }[];
 };
 
@@ -72,7 +76,7 @@ export function postedRows(posting: EntryPosting, created: Date, position: numbe
     entry: {
       workspaceId, ledgerId, id: entryId, ik: posting.ik, type: posting.type, typeVersion: posting.typeVersion,
       parameters: posting.parameters, description: posting.description, posted, created,
-      tags: posting.tags as LedgerEntryRow['tags'], groups: posting.groups as LedgerEntryRow['groups'],
+      tags: posting.tags, groups: posting.groups,
       conditions: JSON.parse(JSON.stringify(posting.conditions)), reversalPosition: position, reversesId: null, reversedById: null,
       reversedAt: null, requestHash: posting.requestHash,
     },
@@ -96,11 +100,11 @@ export async function postLedgerEntry(db: Db, posting: EntryPosting): Promise<Po
            posted_position as position, failed_condition as "failedCondition"
     from post_ledger_entry_or_refuse(
       ${posting.workspaceId}, ${posting.ledgerId}, ${posting.entryId}, ${posting.ik}, ${posting.requestHash},
-      ${posting.type}, ${posting.typeVersion}, ${posting.parameters === null ? null : db.json(posting.parameters)},
-      ${posting.posted}::timestamptz, ${posting.description}, ${db.json(posting.tags as never)}, ${db.json(posting.groups as never)},
-      ${db.json(posting.conditions as never)},
+      ${posting.type}, ${posting.typeVersion}, ${posting.parameters === null ? null : jsonb(db, posting.parameters)},
+      ${posting.posted}::timestamptz, ${posting.description}, ${jsonb(db, posting.tags)}, ${jsonb(db, posting.groups)},
+      ${jsonb(db, posting.conditions)},
       ${column('id')}::text[], ${column('accountId')}::text[], ${column('currency')}::text[], ${column('amount')}::numeric[],
-      ${column('key') as string[]}::text[], ${column('description') as string[]}::text[], ${db.json(column('tags') as never)})`;
+      ${column('key') as string[]}::text[], ${column('description') as string[]}::text[], ${jsonb(db, column('tags'))})`;
   if (row.failedCondition !== null) return { failedCondition: row.failedCondition };
   const { failedCondition: _none, ...posted } = row;
   return posted;
@@ -175,7 +179,7 @@ export async function setEntryLabels(
 ): Promise<LedgerEntryRow> {
   const [row] = await db<LedgerEntryRow[]>`
     /* setEntryLabels */
-    update ledger_entries set tags = ${db.json(tags as never)}, groups = ${db.json(groups as never)}
+    update ledger_entries set tags = ${jsonb(db, tags)}, groups = ${jsonb(db, groups)}
     where workspace_id = ${workspaceId} and id = ${id}
     returning ${entryColumns(db)}`;
   return row;
@@ -214,7 +218,7 @@ export async function setLineTags(
   const rows = await db<{ id: string }[]>`
     /* setLineTags */
     update ledger_lines l set tags = t.tags
-    from jsonb_to_recordset(${db.json(changes as never)}) as t("lineId" text, tags jsonb)
+    from jsonb_to_recordset(${jsonb(db, changes)}) as t("lineId" text, tags jsonb)
     where l.workspace_id = ${workspaceId} and l.entry_id = ${entryId} and l.id = t."lineId"
     returning l.id`;
   return rows.map((row) => row.id);

@@ -1,5 +1,6 @@
 import type postgres from 'postgres';
 import type { PageRequest } from '../core/pagination.js';
+import { jsonb } from './json.js';
 import type { Db } from './sql.js';
 
 // Entry groups are the distinct {key, value} pairs of a ledger's entries; a group's balances
@@ -30,7 +31,7 @@ export async function findGroup(db: Db, workspaceId: string, ledgerId: string, k
     select ${workspaceId}::text as "workspaceId", ${ledgerId}::text as "ledgerId", ${key}::text as key, ${value}::text as value,
            min(created) as created
     from ledger_entries
-    where workspace_id = ${workspaceId} and ledger_id = ${ledgerId} and groups @> ${db.json([{ key, value }])}
+    where workspace_id = ${workspaceId} and ledger_id = ${ledgerId} and groups @> ${jsonb(db, [{ key, value }])}
     having count(*) > 0`;
   return row;
 }

@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
 import type { ListFilter, PairFilter, ValueFilter } from '../core/entryFilters.js';
 import type { PageRequest } from '../core/pagination.js';
+import { jsonb } from './json.js';
 import { entryColumns, lineColumns, type LedgerEntryRow, type LedgerLineRow } from './ledgerEntries.js';
 import type { Db } from './sql.js';
 
@@ -50,10 +51,10 @@ function pairConditions(db: Db, column: string, filter: PairFilter | undefined) 
   const col = db(column);
   // Each candidate is one pair (or bare key) the column must contain; the list travels as one jsonb.
   const anyContained = (pairs: { key: string; value?: string }[]) =>
-    db`exists (select 1 from jsonb_array_elements(${db.json(pairs)}) candidate where ${col} @> jsonb_build_array(candidate))`;
+    db`exists (select 1 from jsonb_array_elements(${jsonb(db, pairs)}) candidate where ${col} @> jsonb_build_array(candidate))`;
   return db`
     ${filter.anyOf ? db`and ${anyContained(filter.anyOf)}` : db``}
-    ${filter.allOf ? db`and ${col} @> ${db.json(filter.allOf)}` : db``}
+    ${filter.allOf ? db`and ${col} @> ${jsonb(db, filter.allOf)}` : db``}
     ${filter.noneOf?.length ? db`and not ${anyContained(filter.noneOf)}` : db``}
     ${filter.anyKey ? db`and ${anyContained(filter.anyKey.map((key) => ({ key })))}` : db``}
     ${filter.noKey?.length ? db`and not ${anyContained(filter.noKey.map((key) => ({ key })))}` : db``}

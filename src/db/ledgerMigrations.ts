@@ -1,4 +1,5 @@
 import type { PageRequest } from '../core/pagination.js';
+import { jsonb } from './json.js';
 import type { Db } from './sql.js';
 
 // Records of schema changes: each ledger's move to a schema version, and the data a version
@@ -56,7 +57,7 @@ export async function recordDataMigrations(db: Db, workspaceId: string, ledgerId
     insert into ledger_data_migrations (workspace_id, ledger_id, kind, subject, entry_type, type_version, account_path, schema_version)
     select ${workspaceId}, l.ledger_id, i.kind, i.subject, i.entry_type, i.type_version, i.account_path, i.schema_version
     from unnest(${ledgerIds as string[]}::text[]) as l(ledger_id),
-         jsonb_to_recordset(${db.json(items.map((item) => ({
+         jsonb_to_recordset(${jsonb(db, items.map((item) => ({
            kind: item.kind, subject: item.subject, entry_type: item.entryType, type_version: item.typeVersion,
            account_path: item.accountPath, schema_version: item.schemaVersion,
          })))}) as i(kind text, subject text, entry_type text, type_version integer, account_path text, schema_version integer)

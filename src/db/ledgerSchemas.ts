@@ -1,4 +1,5 @@
 import type { PageRequest } from '../core/pagination.js';
+import { jsonb, type Json } from './json.js';
 import type { Db } from './sql.js';
 
 export type SchemaRow = { workspaceId: string; key: string; name: string; created: Date };
@@ -6,7 +7,7 @@ export type SchemaVersionRow = {
   workspaceId: string;
   schemaKey: string;
   version: number;
-  content: unknown;
+  content: Json;
   contentHash: string;
   created: Date;
 };
@@ -51,7 +52,7 @@ export async function insertSchemaVersion(
   const [inserted] = await db<SchemaVersionRow[]>`
     /* insertSchemaVersion */
     insert into ledger_schema_versions (workspace_id, schema_key, version, content, content_hash)
-    values (${row.workspaceId}, ${row.schemaKey}, ${row.version}, ${db.json(row.content as never)}, ${row.contentHash})
+    values (${row.workspaceId}, ${row.schemaKey}, ${row.version}, ${jsonb(db, row.content)}, ${row.contentHash})
     returning ${versionColumns(db)}`;
   return inserted;
 }

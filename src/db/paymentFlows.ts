@@ -1,4 +1,5 @@
 import { newId } from '../core/ids.js';
+import { jsonb } from './json.js';
 import type { Db } from './sql.js';
 
 export type PaymentFlowRow = {
@@ -94,10 +95,10 @@ export async function insertPayments(db: Db, workspaceId: string, flowId: string
     /* insertPayments */
     insert into payments (workspace_id, id, flow_id, batch, position, direction, user_id, currency, amount, payment_account_id, created, modified)
     select ${workspaceId}, t.id, ${flowId}, t.batch, t.position, t.direction, t.user_id, t.currency, t.amount, t.payment_account_id, ${created}, ${created}
-    from jsonb_to_recordset(${db.json(payments.map((payment, index) => ({
+    from jsonb_to_recordset(${jsonb(db, payments.map((payment, index) => ({
       id: newId('pay'), batch: payment.batch, position: firstPosition + index, direction: payment.direction, user_id: payment.userId,
       currency: payment.currency, amount: payment.amount, payment_account_id: payment.paymentAccountId,
-    })) as never)}) as t(id text, batch integer, position integer, direction text, user_id text, currency text, amount numeric, payment_account_id text)`;
+    })))}) as t(id text, batch integer, position integer, direction text, user_id text, currency text, amount numeric, payment_account_id text)`;
 }
 
 /** The flows settling these invoices, locked in id order: their plans change with the invoices' balances. */
@@ -114,9 +115,9 @@ export async function updatePayments(db: Db, workspaceId: string, changes: reado
   await db`
     /* updatePayments */
     update payments p set batch = t.batch, amount = t.amount, modified = t.modified, completed_at = t.completed_at
-    from jsonb_to_recordset(${db.json(changes.map((change) => ({
+    from jsonb_to_recordset(${jsonb(db, changes.map((change) => ({
       id: change.id, batch: change.batch, amount: change.amount, modified: change.modified.toISOString(), completed_at: change.completedAt?.toISOString() ?? null,
-    })) as never)}) as t(id text, batch integer, amount numeric, modified timestamptz, completed_at timestamptz)
+    })))}) as t(id text, batch integer, amount numeric, modified timestamptz, completed_at timestamptz)
     where p.workspace_id = ${workspaceId} and p.id = t.id`;
 }
 

@@ -1,3 +1,4 @@
+import { jsonb } from './json.js';
 import type { Db } from './sql.js';
 
 export type PaymentRow = {
@@ -15,7 +16,7 @@ export async function insertPayment(db: Db, row: Omit<PaymentRow, 'created'>): P
     /* insertPayment */
     insert into ledger_payments (workspace_id, ledger_id, id, ik, type, type_version, parameters, amount, status, client_secret, request_hash)
     values (${row.workspaceId}, ${row.ledgerId}, ${row.id}, ${row.ik}, ${row.type}, ${row.typeVersion},
-            ${row.parameters === null ? null : db.json(row.parameters)}, ${row.amount}, ${row.status}, ${row.clientSecret}, ${row.requestHash})
+            ${row.parameters === null ? null : jsonb(db, row.parameters)}, ${row.amount}, ${row.status}, ${row.clientSecret}, ${row.requestHash})
     on conflict (workspace_id, ledger_id, ik) do nothing
     returning ${columns(db)}`;
   return inserted;

@@ -1,5 +1,6 @@
 import type { Tag } from '../core/billingTags.js';
 import { newId } from '../core/ids.js';
+import { jsonb } from './json.js';
 import type { Db } from './sql.js';
 
 export type ExternalAccount = { id: string; externalId: string };
@@ -86,7 +87,7 @@ export async function insertTransaction(db: Db, workspaceId: string, transaction
     /* insertTransaction */
     insert into billing_transactions (workspace_id, id, external_id, account_id, amount, currency, posted, tags, allocated, request_hash)
     values (${workspaceId}, ${transaction.id}, ${transaction.externalId}, ${transaction.accountId}, ${transaction.amount}::numeric,
-            ${transaction.currency}, ${transaction.posted}::timestamptz, ${db.json(transaction.tags)}, ${transaction.allocated}::numeric,
+            ${transaction.currency}, ${transaction.posted}::timestamptz, ${jsonb(db, transaction.tags)}, ${transaction.allocated}::numeric,
             ${transaction.requestHash})
     on conflict (workspace_id, external_id) do nothing
     returning posted, created`;
@@ -96,9 +97,9 @@ export async function insertTransaction(db: Db, workspaceId: string, transaction
       /* insertAllocations */
       insert into allocations (workspace_id, id, transaction_id, position, invoice_id, user_id, type, amount)
       select ${workspaceId}, t.id, ${transaction.id}, t.position, t.invoice_id, t.user_id, t.type, t.amount
-      from jsonb_to_recordset(${db.json(transaction.allocations.map((allocation, index) => ({
+      from jsonb_to_recordset(${jsonb(db, transaction.allocations.map((allocation, index) => ({
         id: allocation.id, position: index + 1, invoice_id: allocation.invoiceId, user_id: allocation.userId, type: allocation.type, amount: allocation.amount,
-      })) as never)}) as t(id text, position integer, invoice_id text, user_id text, type text, amount numeric)`;
+      })))}) as t(id text, position integer, invoice_id text, user_id text, type text, amount numeric)`;
   }
   return inserted[0];
 }

@@ -2,6 +2,7 @@ import type { MutationResolvers } from '../../../../generated/ledger.js';
 import { checkChartCompatible } from '../../../core/chart.js';
 import { fingerprint } from '../../../core/fingerprint.js';
 import { checkSchema, type SchemaContent } from '../../../core/ledgerSchemas.js';
+import { parsedJson } from '../../../db/json.js';
 import { findSchemaVersion, insertSchemaVersion, upsertSchema } from '../../../db/ledgerSchemas.js';
 import { lockLedgersOnSchema, setLedgerSchemaVersion } from '../../../db/ledgers.js';
 import { recordDataMigrations, recordLedgerMigrations } from '../../../db/ledgerMigrations.js';
@@ -29,7 +30,7 @@ export const storeSchema: NonNullable<MutationResolvers['storeSchema']> = (_pare
     if (latest?.contentHash !== contentHash) {
       if (latest) checkChartCompatible(checkSchema(latest.content as SchemaContent), chart);
       const version = (latest?.version ?? 0) + 1;
-      await insertSchemaVersion(tx, { workspaceId, schemaKey: content.key, version, content, contentHash });
+      await insertSchemaVersion(tx, { workspaceId, schemaKey: content.key, version, content: parsedJson(args.schema), contentHash });
       const ledgers = await lockLedgersOnSchema(tx, workspaceId, content.key);
       const { chart: cachedChart } = parsedSchema(content.key, version, content, contentHash);
       for (const ledger of ledgers) await applyChart(tx, ledger, cachedChart);
