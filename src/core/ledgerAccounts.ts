@@ -1,3 +1,4 @@
+import type { BalanceUpdateConsistencyMode, LedgerLinesConsistencyMode } from '../../generated/ledger.js';
 import { optionalCurrencyKey } from './currencyKeys.js';
 import { DomainError } from './errors.js';
 
@@ -10,7 +11,12 @@ export const MAX_ACCOUNTS_PER_CALL = 200;
 export const WORKSPACE_DEFAULT_CURRENCY = 'USD';
 
 export type AccountType = 'asset' | 'liability' | 'income' | 'expense';
-export type Consistency = { lines: string; ownBalanceUpdates: string; totalBalanceUpdates?: string; groups: { key: string; ownBalanceUpdates: string }[] };
+export type Consistency = {
+  lines: LedgerLinesConsistencyMode;
+  ownBalanceUpdates: BalanceUpdateConsistencyMode;
+  totalBalanceUpdates?: BalanceUpdateConsistencyMode;
+  groups: { key: string; ownBalanceUpdates: BalanceUpdateConsistencyMode }[];
+};
 export type ParentAccount = { id: string; path: string; depth: number; type: AccountType; currencyMode: 'single' | 'multi'; currencyCode: string | null; consistency: Consistency };
 
 export type AccountRequest = {

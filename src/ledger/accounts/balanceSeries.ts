@@ -1,3 +1,4 @@
+import type { Granularity } from '../../../generated/ledger.js';
 import { add, coverSpan, END_LOCAL, FIRST_LOCAL, formatSpan, parseSpan, toTimestampText, UNIT_RANK, type Unit } from '../../core/calendar.js';
 import { DomainError } from '../../core/errors.js';
 import type { PageArgs, PageLimits } from '../../core/pagination.js';
@@ -13,11 +14,11 @@ import { balanceScope, currencyOf, toAmounts, withinInt96, type Scope } from './
 export type SeriesArgs = PageArgs & {
   currency?: { code: string; customCurrencyId?: string | null } | null;
   duration: number;
-  granularity: string;
+  granularity: Granularity;
   startTime: string;
 };
 
-const GRANULARITY_UNIT: Record<string, Unit> = { hourly: 'hour', daily: 'day', monthly: 'month' };
+const GRANULARITY_UNIT: Record<Granularity, Unit> = { hourly: 'hour', daily: 'day', monthly: 'month' };
 
 /** A series of up to 1,000 buckets comes in one page; longer ones page with first/after or last/before. */
 export const SERIES_PAGE_LIMITS: PageLimits = { defaultSize: 1000, maxSize: 1000 };
@@ -58,7 +59,20 @@ function pageIndexes(cursor: string[] | undefined, backward: boolean, size: numb
   return indexes;
 }
 
-export async function balanceSeries(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, kind: 'balances' | 'changes', args: SeriesArgs) {
+type SeriesAmount = { currency: string; amount: string };
+
+/** `*BalancesDuring`: each node is the figure at the end of its bucket (`at`). */
+export const balancesDuring = (ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: SeriesArgs) =>
+  balanceSeries(ctx, account, scope, 'balances', args, (at, amount) => ({ at, amount }));
+
+/** `*BalanceChangesDuring`: each node is the change within its bucket (`period`). */
+export const balanceChangesDuring = (ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: SeriesArgs) =>
+  balanceSeries(ctx, account, scope, 'changes', args, (period, amount) => ({ period, amount }));
+
+async function balanceSeries<Node>(
+  ctx: GqlContext, account: LedgerAccountRow, scope: Scope, kind: 'balances' | 'changes', args: SeriesArgs,
+  node: (label: string, amount: SeriesAmount) => Node,
+) {
   const currency = currencyOf(account, args);
   const { unit, first, count } = seriesOf(args);
   const pages = ctx.pages(`series:${kind}:${scope}:${account.id}:${currency}:${args.granularity}:${args.startTime}:${args.duration}`);
@@ -89,8 +103,7 @@ export async function balanceSeries(ctx: GqlContext, account: LedgerAccountRow, 
   }
   const nodeAt = (index: number) => {
     const label = formatSpan(add(first, unit, index), unit);
-    const amount = { currency, amount: figures.get(index)!.toString() };
-    return kind === 'balances' ? { at: label, amount } : { period: label, amount };
+    return node(label, { currency, amount: figures.get(index)!.toString() });
   };
   // The rows carry only their index: the extra one that tells whether more exist is never shown.
   const rows = indexes.map((index) => ({ index }));

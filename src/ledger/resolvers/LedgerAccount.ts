@@ -1,7 +1,7 @@
 import type { LedgerAccountResolvers } from '../../../generated/ledger.js';
 import { pageUnreconciledTxs } from '../../db/externalTxs.js';
 import { pageLedgerAccounts } from '../../db/ledgerAccounts.js';
-import { balanceSeries } from '../accounts/balanceSeries.js';
+import { balanceChangesDuring, balancesDuring } from '../accounts/balanceSeries.js';
 import { balanceChangeIn, balanceChangesByCurrency, balanceIn, balancesByCurrency } from '../accounts/balances.js';
 import { listEntries, listLines } from '../entries/lists.js';
 
@@ -9,9 +9,9 @@ export const LedgerAccount: LedgerAccountResolvers = {
   created: (row) => row.created.toISOString(),
   currency: (row) => row.currencyCode,
   consistencyConfig: (row) => ({
-    lines: row.consistency.lines as never,
-    ownBalanceUpdates: row.consistency.ownBalanceUpdates as never,
-    totalBalanceUpdates: (row.consistency.totalBalanceUpdates ?? null) as never,
+    lines: row.consistency.lines,
+    ownBalanceUpdates: row.consistency.ownBalanceUpdates,
+    totalBalanceUpdates: row.consistency.totalBalanceUpdates ?? null,
   }),
   // Tally has no web console; the contract promises a stable URN instead.
   dashboardUrl: (row) => `urn:tally:ledger-account:${row.id}`,
@@ -46,19 +46,19 @@ export const LedgerAccount: LedgerAccountResolvers = {
   ownBalance: (row, args, ctx) => balanceIn(ctx, row, 'own', args),
   childBalance: (row, args, ctx) => balanceIn(ctx, row, 'child', args),
   balance: (row, args, ctx) => balanceIn(ctx, row, 'total', args),
-  ownBalances: (row, args, ctx) => balancesByCurrency(ctx, row, 'own', args) as never,
-  childBalances: (row, args, ctx) => balancesByCurrency(ctx, row, 'child', args) as never,
-  balances: (row, args, ctx) => balancesByCurrency(ctx, row, 'total', args) as never,
+  ownBalances: (row, args, ctx) => balancesByCurrency(ctx, row, 'own', args),
+  childBalances: (row, args, ctx) => balancesByCurrency(ctx, row, 'child', args),
+  balances: (row, args, ctx) => balancesByCurrency(ctx, row, 'total', args),
   ownBalanceChange: (row, args, ctx) => balanceChangeIn(ctx, row, 'own', args),
   childBalanceChange: (row, args, ctx) => balanceChangeIn(ctx, row, 'child', args),
   balanceChange: (row, args, ctx) => balanceChangeIn(ctx, row, 'total', args),
-  ownBalanceChanges: (row, args, ctx) => balanceChangesByCurrency(ctx, row, 'own', args) as never,
-  childBalanceChanges: (row, args, ctx) => balanceChangesByCurrency(ctx, row, 'child', args) as never,
-  balanceChanges: (row, args, ctx) => balanceChangesByCurrency(ctx, row, 'total', args) as never,
-  ownBalancesDuring: (row, args, ctx) => balanceSeries(ctx, row, 'own', 'balances', args) as never,
-  childBalancesDuring: (row, args, ctx) => balanceSeries(ctx, row, 'child', 'balances', args) as never,
-  balancesDuring: (row, args, ctx) => balanceSeries(ctx, row, 'total', 'balances', args) as never,
-  ownBalanceChangesDuring: (row, args, ctx) => balanceSeries(ctx, row, 'own', 'changes', args) as never,
-  childBalanceChangesDuring: (row, args, ctx) => balanceSeries(ctx, row, 'child', 'changes', args) as never,
-  balanceChangesDuring: (row, args, ctx) => balanceSeries(ctx, row, 'total', 'changes', args) as never,
+  ownBalanceChanges: (row, args, ctx) => balanceChangesByCurrency(ctx, row, 'own', args),
+  childBalanceChanges: (row, args, ctx) => balanceChangesByCurrency(ctx, row, 'child', args),
+  balanceChanges: (row, args, ctx) => balanceChangesByCurrency(ctx, row, 'total', args),
+  ownBalancesDuring: (row, args, ctx) => balancesDuring(ctx, row, 'own', args),
+  childBalancesDuring: (row, args, ctx) => balancesDuring(ctx, row, 'child', args),
+  balancesDuring: (row, args, ctx) => balancesDuring(ctx, row, 'total', args),
+  ownBalanceChangesDuring: (row, args, ctx) => balanceChangesDuring(ctx, row, 'own', args),
+  childBalanceChangesDuring: (row, args, ctx) => balanceChangesDuring(ctx, row, 'child', args),
+  balanceChangesDuring: (row, args, ctx) => balanceChangesDuring(ctx, row, 'total', args),
 };
