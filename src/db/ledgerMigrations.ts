@@ -1,3 +1,4 @@
+import type { LedgerMigrationStatus } from '../../generated/ledger.js';
 import type { PageRequest } from '../core/pagination.js';
 import { jsonb } from './json.js';
 import type { Db } from './sql.js';
@@ -6,7 +7,7 @@ import type { Db } from './sql.js';
 // left behind (entries of superseded entry type versions, lines on archived or disabled accounts).
 
 export type LedgerMigrationRow = {
-  workspaceId: string; ledgerId: string; schemaKey: string; schemaVersion: number; status: string; created: Date;
+  workspaceId: string; ledgerId: string; schemaKey: string; schemaVersion: number; status: LedgerMigrationStatus; created: Date;
 };
 export type DataMigrationRow = {
   workspaceId: string; ledgerId: string; kind: 'entry' | 'account'; subject: string;

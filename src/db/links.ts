@@ -1,3 +1,4 @@
+import type { ProviderEnv } from '../../generated/ledger.js';
 import type { PageRequest } from '../core/pagination.js';
 import { newestFirst } from './keyset.js';
 import type { Db } from './sql.js';
@@ -5,7 +6,7 @@ import type { Db } from './sql.js';
 // Links to external systems and their external accounts.
 
 export type LinkRow = {
-  workspaceId: string; id: string; ik: string; name: string; kind: 'custom' | 'provider'; providerEnv: string | null;
+  workspaceId: string; id: string; ik: string; name: string; kind: 'custom' | 'provider'; providerEnv: ProviderEnv | null;
   requestHash: string; created: Date;
 };
 export type ExternalAccountRow = {

@@ -1,9 +1,10 @@
+import type { PaymentStatus } from '../../generated/ledger.js';
 import { jsonb } from './json.js';
 import type { Db } from './sql.js';
 
 export type PaymentRow = {
   workspaceId: string; ledgerId: string; id: string; ik: string; type: string | null; typeVersion: number | null;
-  parameters: Record<string, string> | null; amount: string; status: string; clientSecret: string; requestHash: string; created: Date;
+  parameters: Record<string, string> | null; amount: string; status: PaymentStatus; clientSecret: string; requestHash: string; created: Date;
 };
 
 const columns = (db: Db) => db`

@@ -23,4 +23,4 @@ export const Link: LinkResolvers = {
   __resolveType: (row) => (row.kind === 'provider' ? 'ProviderLink' : 'CustomLink'),
 };
 export const CustomLink: CustomLinkResolvers = shared;
-export const ProviderLink: ProviderLinkResolvers = { ...shared, providerEnv: (row) => (row.providerEnv ?? 'sandbox') as never };
+export const ProviderLink: ProviderLinkResolvers = { ...shared, providerEnv: (row) => row.providerEnv ?? 'sandbox' };

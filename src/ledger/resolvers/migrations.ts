@@ -10,14 +10,14 @@ import { dataMigrationStatus, entriesToMigrate } from '../schemas/migrationLists
 export const LedgerMigration: LedgerMigrationResolvers = {
   ledger: async (row, _args, { load }) => (await load.ledger.load(row.ledgerId))!,
   schemaVersion: async (row, _args, { sql }) => (await findSchemaVersion(sql, row.workspaceId, row.schemaKey, row.schemaVersion))!,
-  status: (row) => row.status as never,
+  status: (row) => row.status,
 };
 
 // One history record per data migration: the schema version that started it, with its status now.
 const dataMigrationFields = {
-  status: (row: DataMigrationRow) => dataMigrationStatus(row) as never,
-  currentMigration: (row: DataMigrationRow) => ({ schemaVersion: row.schemaVersion, status: dataMigrationStatus(row) as never }),
-  history: (row: DataMigrationRow) => ({ nodes: [{ schemaVersion: row.schemaVersion, status: dataMigrationStatus(row) as never }], pageInfo: WHOLE_PAGE }),
+  status: (row: DataMigrationRow) => dataMigrationStatus(row),
+  currentMigration: (row: DataMigrationRow) => ({ schemaVersion: row.schemaVersion, status: dataMigrationStatus(row) }),
+  history: (row: DataMigrationRow) => ({ nodes: [{ schemaVersion: row.schemaVersion, status: dataMigrationStatus(row) }], pageInfo: WHOLE_PAGE }),
   ledgerEntries: (row: DataMigrationRow, args: PageArgs, ctx: GqlContext) => entriesToMigrate(ctx, row, args),
 };
 

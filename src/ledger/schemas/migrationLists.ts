@@ -1,4 +1,4 @@
-import type { LedgerAccountDataMigrationsFilterSet, LedgerEntryDataMigrationsFilterSet, StringFilter } from '../../../generated/ledger.js';
+import type { LedgerAccountDataMigrationsFilterSet, LedgerDataMigrationStatus, LedgerEntryDataMigrationsFilterSet, StringFilter } from '../../../generated/ledger.js';
 import { DomainError } from '../../core/errors.js';
 import { pageInMemory, type PageArgs } from '../../core/pagination.js';
 import { entryStatsOfLedger } from '../../db/entryStats.js';
@@ -28,7 +28,7 @@ async function pageOf<T>(ctx: GqlContext, list: string, args: PageArgs, read: ()
   return pageInMemory(pages, request, await read(), keyOf);
 }
 
-export const dataMigrationStatus = (row: DataMigrationRow) => (row.remaining > 0 ? 'active' : 'inactive');
+export const dataMigrationStatus = (row: DataMigrationRow): LedgerDataMigrationStatus => (row.remaining > 0 ? 'active' : 'inactive');
 
 export async function entryDataMigrations(ctx: GqlContext, ledger: LedgerRow, args: PageArgs & { filter?: LedgerEntryDataMigrationsFilterSet | null }) {
   const { filter } = args;

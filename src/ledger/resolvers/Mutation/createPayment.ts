@@ -45,5 +45,5 @@ export const createPayment: NonNullable<MutationResolvers['createPayment']> = (_
       }) ?? taken(),
       lookFirst: false,
     });
-    return { __typename: 'Payment' as const, clientSecret: row.clientSecret, status: row.status as never };
+    return { __typename: 'Payment' as const, clientSecret: row.clientSecret, status: row.status };
   });
