@@ -1,13 +1,16 @@
 // Codegen mappers: resolvers of these GraphQL types receive database rows, and field resolvers
 // derive the API shape from them (see codegen.yml).
+import type { GroupRow } from '../db/ledgerGroups.js';
 import type { SchemaRow } from '../db/ledgerSchemas.js';
 
 export type { LedgerRow as Ledger } from '../db/ledgers.js';
 export type { LedgerAccountRow as LedgerAccount } from '../db/ledgerAccounts.js';
 export type { LedgerEntryRow as LedgerEntry, LedgerLineRow as LedgerLine } from '../db/ledgerEntries.js';
-export type { GroupRow as LedgerEntryGroup } from '../db/ledgerGroups.js';
 export type { SchemaVersionRow as SchemaVersion } from '../db/ledgerSchemas.js';
 export type { WorkspaceRow as Workspace } from '../db/workspaces.js';
+
+/** A group row; a group named by an entry comes without `created`, read from its first entry when asked. */
+export type LedgerEntryGroup = Omit<GroupRow, 'created'> & { created?: Date | null };
 
 /** A schema row, plus the version a `schema(schema: {key, version})` lookup asked for. */
 export type Schema = SchemaRow & { requestedVersion?: number };

@@ -50,7 +50,7 @@ export async function listGroups(ctx: GqlContext, ledger: LedgerRow, args: PageA
   return groupPages.page(request, rows, (group) => [group.key, group.created!.toISOString(), group.value]);
 }
 
-export async function listGroupBalances(ctx: GqlContext, group: GroupRow, args: PageArgs & { filter?: LedgerEntryGroupBalanceFilterSet | null }) {
+export async function listGroupBalances(ctx: GqlContext, group: Omit<GroupRow, 'created'>, args: PageArgs & { filter?: LedgerEntryGroupBalanceFilterSet | null }) {
   const balancePages = ctx.pages(`group-balances:${group.ledgerId}:${group.key}:${group.value}`);
   const request = balancePages.request(args);
   const rows = await pageGroupBalances(ctx.sql, group.workspaceId, group.ledgerId, group.key, group.value, balanceFilter(args.filter), request);

@@ -19,15 +19,13 @@ export const LedgerEntry: LedgerEntryResolvers = {
   lines: async (row, _args, { load }) => ({ nodes: await load.entryLines.load(row.id), pageInfo: WHOLE_PAGE }),
   ledger: async (row, _args, { load }) => (await load.ledger.load(row.ledgerId))!,
   // Created is read only when asked (LedgerEntryGroup.created), from the group's first entry.
-  groups: (row) => row.groups.map((group) => ({
-    workspaceId: row.workspaceId, ledgerId: row.ledgerId, key: group.key, value: group.value, created: undefined as unknown as null,
-  })),
+  groups: (row) => row.groups.map((group) => ({ workspaceId: row.workspaceId, ledgerId: row.ledgerId, key: group.key, value: group.value })),
   conditions: async (row, _args, { load }) => Promise.all((row.conditions as StoredCondition[]).map(async (condition) => ({
     account: (await load.account.load(condition.accountId))!,
     currency: condition.currency,
     precondition: side(condition.precondition, condition.totalPrecondition),
     postcondition: side(condition.postcondition, condition.totalPostcondition),
-  }))) as never,
+  }))),
   // Reversed and reversing entries leave lists unless they are asked for (showHidden).
   hidden: (row) => row.reversesId !== null || row.reversedById !== null,
   isReversal: (row) => row.reversesId !== null,

@@ -17,7 +17,7 @@ export const LedgerEntryGroup: LedgerEntryGroupResolvers = {
     const filter = { ...args.filter, group: { ...args.filter?.group, all: [...(args.filter?.group?.all ?? []), group] } };
     return listEntries(ctx, ledger, { ...args, filter }, undefined, `group-entries:${row.ledgerId}:${row.key}:${row.value}`);
   },
-  balances: (row, args, ctx) => listGroupBalances(ctx, row, args) as never,
+  balances: (row, args, ctx) => listGroupBalances(ctx, row, args),
 };
 
 export const LedgerEntryGroupBalance: LedgerEntryGroupBalanceResolvers = {

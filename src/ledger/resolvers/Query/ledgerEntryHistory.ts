@@ -8,7 +8,8 @@ export const ledgerEntryHistory: NonNullable<QueryResolvers['ledgerEntryHistory'
   const entry = await findEntryByMatch(ctx.sql, ctx.caller.workspaceId, args.ledgerEntry);
   if (!entry) throw new DomainError('ledger_entry_not_found', 'No ledger entry matches the given id or ik.');
   const historyPages = ctx.pages(`entry-history:${entry.ledgerId}:${entry.ik}`);
-  const request = historyPages.request(args as never);
+  // The field takes no page arguments: the whole history is the default page.
+  const request = historyPages.request({});
   const rows = await pageEntryHistory(ctx.sql, entry.workspaceId, entry.ledgerId, entry.ik, request);
   return historyPages.page(request, rows, (row) => [String(row.reversalPosition)]);
 };
