@@ -1,17 +1,18 @@
 // Invoice balances: per currency, `expected` sums line items and `actual` sums allocations,
 // separately for payins and payouts; remaining = expected − actual; net = payins − payouts.
-// Exact bigint arithmetic; the same rows per user of the invoice.
+// Exact bigint arithmetic; the same rows per user of the invoice. Generic in the currency type, so
+// a caller's currency codes come back with the type they went in with.
 
 export type Flow = 'payin' | 'payout';
-export type Movement = { flow: Flow; currency: string; user: string; amount: bigint };
+export type Movement<C extends string = string> = { flow: Flow; currency: C; user: string; amount: bigint };
 type Amounts = { actual: string; expected: string; remaining: string };
-export type BalanceRow = { currency: string; net: Amounts; payins: Amounts; payouts: Amounts };
+export type BalanceRow<C extends string = string> = { currency: C; net: Amounts; payins: Amounts; payouts: Amounts };
 
 type Sums = { expected: bigint; actual: bigint };
 
-function rows(expected: readonly Movement[], actual: readonly Movement[]): BalanceRow[] {
-  const byCurrency = new Map<string, Record<Flow, Sums>>();
-  const add = (movement: Movement, field: keyof Sums) => {
+function rows<C extends string>(expected: readonly Movement<C>[], actual: readonly Movement<C>[]): BalanceRow<C>[] {
+  const byCurrency = new Map<C, Record<Flow, Sums>>();
+  const add = (movement: Movement<C>, field: keyof Sums) => {
     const sums = byCurrency.get(movement.currency) ?? { payin: { expected: 0n, actual: 0n }, payout: { expected: 0n, actual: 0n } };
     sums[movement.flow][field] += movement.amount;
     byCurrency.set(movement.currency, sums);
@@ -30,7 +31,7 @@ function rows(expected: readonly Movement[], actual: readonly Movement[]): Balan
 }
 
 /** Invoice-level rows, and rows per user (every user on a line item or an allocation), by user. */
-export function invoiceBalances(lineItems: readonly Movement[], allocations: readonly Movement[]) {
+export function invoiceBalances<C extends string>(lineItems: readonly Movement<C>[], allocations: readonly Movement<C>[]) {
   const users = [...new Set([...lineItems, ...allocations].map((movement) => movement.user))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return {
     balances: rows(lineItems, allocations),

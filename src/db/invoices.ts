@@ -1,7 +1,12 @@
+import type { components } from '../../generated/billing.js';
 import type { Tag } from '../core/billingTags.js';
 import { sqlRefusal } from './errors.js';
-import { jsonb, type Json } from './json.js';
+import { jsonb } from './json.js';
 import type { Db } from './sql.js';
+
+type CurrencyCode = components['schemas']['CurrencyCode'];
+/** One line-item change of an invoice's cumulative diff, as the contract words it. */
+export type InvoiceDiffEntry = components['schemas']['InvoiceDiffEntry'];
 
 export type InvoiceRow = {
   workspaceId: string;
@@ -11,7 +16,7 @@ export type InvoiceRow = {
   requestHash: string;
   created: Date;
   modified: Date | null;
-  diff: Json[] | null;
+  diff: InvoiceDiffEntry[] | null;
 };
 
 export type LineItemRow = {
@@ -24,7 +29,7 @@ export type LineItemRow = {
   userId: string;
   userExternalId: string;
   description: string;
-  currency: string;
+  currency: CurrencyCode;
   /** numeric as exact text: money never becomes a JS number. */
   unitPrice: string;
   quantity: number;
@@ -105,7 +110,7 @@ export async function deleteLineItems(db: Db, workspaceId: string, ids: readonly
 }
 
 /** Moves the invoice to its next version: new tags and cumulative diff, `modified` now. */
-export async function bumpInvoice(db: Db, workspaceId: string, id: string, tags: Tag[], diff: Json[] | null): Promise<InvoiceRow> {
+export async function bumpInvoice(db: Db, workspaceId: string, id: string, tags: Tag[], diff: InvoiceDiffEntry[] | null): Promise<InvoiceRow> {
   const [row] = await db<InvoiceRow[]>`
     /* bumpInvoice */
     update invoices set version = version + 1, tags = ${jsonb(db, tags)}, diff = ${diff === null ? null : jsonb(db, diff)},
@@ -115,14 +120,15 @@ export async function bumpInvoice(db: Db, workspaceId: string, id: string, tags:
   return row;
 }
 
-export async function insertInvoiceVersion(db: Db, workspaceId: string, invoiceId: string, version: number, snapshot: Json, diff: Json[] | null): Promise<void> {
+export async function insertInvoiceVersion(db: Db, workspaceId: string, invoiceId: string, version: number, snapshot: components['schemas']['Invoice'], diff: InvoiceDiffEntry[] | null): Promise<void> {
   await db`
     /* insertInvoiceVersion */
     insert into invoice_versions (workspace_id, invoice_id, version, snapshot, diff)
     values (${workspaceId}, ${invoiceId}, ${version}, ${jsonb(db, snapshot)}, ${diff === null ? null : jsonb(db, diff)})`;
 }
 
-export type InvoiceVersionRow = { version: number; snapshot: Record<string, unknown>; diff: unknown[] | null };
+/** A version left behind: the invoice as it was (snapshot) and the diff up to it. */
+export type InvoiceVersionRow = { version: number; snapshot: components['schemas']['Invoice']; diff: InvoiceDiffEntry[] | null };
 
 export async function invoiceVersions(db: Db, workspaceId: string, invoiceId: string): Promise<InvoiceVersionRow[]> {
   return db<InvoiceVersionRow[]>`
@@ -132,7 +138,7 @@ export async function invoiceVersions(db: Db, workspaceId: string, invoiceId: st
 }
 
 export type InvoicePaymentRow = {
-  allocationId: string; amount: string; currency: string; posted: Date; type: 'invoice_payin' | 'invoice_payout';
+  allocationId: string; amount: string; currency: CurrencyCode; posted: Date; type: 'invoice_payin' | 'invoice_payout';
   transactionId: string; transactionExternalId: string; transactionTags: Tag[]; userId: string; userExternalId: string;
 };
 

@@ -2,7 +2,7 @@ import { applyTagOps, type Tag, type TagOps } from '../../core/billingTags.js';
 import { DomainError, type Violation } from '../../core/errors.js';
 import { resolvePriceUpdate } from '../../core/prices.js';
 import {
-  bumpInvoice, deleteLineItems, insertInvoiceVersion, insertLineItems, updateLineItems, type LineItemRow,
+  bumpInvoice, deleteLineItems, insertInvoiceVersion, insertLineItems, updateLineItems, type InvoiceDiffEntry, type LineItemRow,
 } from '../../db/invoices.js';
 import type { Sql } from '../../db/sql.js';
 import { followInvoice } from '../paymentFlows/replan.js';
@@ -56,11 +56,11 @@ export async function changeInvoice(sql: Sql, workspaceId: string, invoiceId: st
     });
     const deleted = change.deletes.map((removal) => byId.get(removal.id)!);
 
-    const diff = [
+    const diff: InvoiceDiffEntry[] = [
       ...row.diff ?? [],
-      ...updated.map((item) => ({ op: 'update', id: item.id, old_amount: byId.get(item.id)!.amount, new_amount: item.amount })),
-      ...deleted.map((item) => ({ op: 'delete', item: presentLineItem(item) })),
-      ...created.map((item) => ({ op: 'add', item: presentLineItem(item) })),
+      ...updated.map((item) => ({ op: 'update' as const, id: item.id, old_amount: byId.get(item.id)!.amount, new_amount: item.amount })),
+      ...deleted.map((item) => ({ op: 'delete' as const, item: presentLineItem(item) })),
+      ...created.map((item) => ({ op: 'add' as const, item: presentLineItem(item) })),
     ];
     // The version being left behind goes to the history; the invoice itself is the current one.
     // Independent writes, pipelined on the transaction's connection.

@@ -17,11 +17,11 @@ export const getInvoice: Handler<'getInvoice'> = async ({ sql, caller, path }) =
     body: {
       data: {
         ...invoice,
-        balances: balances as never,
-        users: users as never,
+        balances: balances,
+        users: users,
         payments: payments.map((payment) => ({
           amount: payment.amount,
-          currency: payment.currency as never,
+          currency: payment.currency,
           posted: payment.posted.toISOString(),
           transaction: { id: payment.transactionId, external_id: payment.transactionExternalId, tags: payment.transactionTags },
           type: flow(payment.type),

@@ -1,6 +1,7 @@
-import { invoiceVersions } from '../../db/invoices.js';
+import { invoiceVersions, type InvoiceDiffEntry } from '../../db/invoices.js';
 import type { Handler } from '../handler.js';
 import { currentInvoice } from './currentInvoice.js';
+import type { Invoice } from './present.js';
 
 /**
  * One snapshot per version, oldest first: the versions updates left behind, then the invoice as
@@ -9,9 +10,9 @@ import { currentInvoice } from './currentInvoice.js';
 export const listInvoiceHistory: Handler<'listInvoiceHistory'> = async ({ sql, caller, path }) => {
   const { row, invoice } = await currentInvoice(sql, caller.workspaceId, path.id);
   const earlier = await invoiceVersions(sql, caller.workspaceId, path.id);
-  const withDiff = (snapshot: object, diff: unknown[] | null) => ({ ...snapshot, ...(diff ? { diff } : {}) });
+  const withDiff = (snapshot: Invoice, diff: InvoiceDiffEntry[] | null) => ({ ...snapshot, ...(diff ? { diff } : {}) });
   return {
     status: 200,
-    body: { data: [...earlier.map((version) => withDiff(version.snapshot, version.diff)), withDiff(invoice, row.diff)] as never },
+    body: { data: [...earlier.map((version) => withDiff(version.snapshot, version.diff)), withDiff(invoice, row.diff)] },
   };
 };

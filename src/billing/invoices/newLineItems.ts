@@ -1,3 +1,4 @@
+import type { components } from '../../../generated/billing.js';
 import { checkTagList, type Tag } from '../../core/billingTags.js';
 import { DomainError, type Violation } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
@@ -18,7 +19,7 @@ export type NewLineItemSpec = {
   productRef: string;
   type: 'payin' | 'payout';
   user: { id: string } | { externalId: string; pointer?: string };
-  currency: string;
+  currency: components['schemas']['CurrencyCode'];
   price?: { amount?: string; unit_price?: string; quantity?: number };
   deprecatedAmount?: string;
   tags?: Tag[];

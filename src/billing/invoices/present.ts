@@ -3,15 +3,14 @@ import type { InvoiceRow, LineItemRow } from '../../db/invoices.js';
 
 export type Invoice = components['schemas']['Invoice'];
 export type LineItem = components['schemas']['LineItem'];
-type Currency = components['schemas']['CurrencyCode'];
 
 /** A line item with the current keys and, for older SDKs, `amount` and `currencyCode`. */
 export function presentLineItem(row: LineItemRow): LineItem {
   return {
     id: row.id,
     amount: row.amount,
-    currency_code: row.currency as Currency,
-    currencyCode: row.currency as Currency,
+    currency_code: row.currency,
+    currencyCode: row.currency,
     description: row.description,
     price: { amount: row.amount, quantity: row.quantity, unit_price: row.unitPrice },
     product_id: row.productCode,
