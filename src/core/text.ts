@@ -1,3 +1,5 @@
+// String.prototype.isWellFormed is ES2024: Node 20 has it, the project's `lib` (ES2023) does not name it.
+/// <reference lib="es2024.string" />
 import type { Violation } from './errors.js';
 
 // PostgreSQL text cannot hold NUL, and an unpaired UTF-16 surrogate has no UTF-8 form at all.
@@ -8,8 +10,7 @@ const MAX_DEPTH = 64;
 /** Why `value` cannot be stored as text, or undefined when it can. */
 export function textProblem(value: string): string | undefined {
   if (value.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
-  // String.prototype.isWellFormed is ES2024; Node 20 has it, our `lib` setting does not name it.
-  if (!(value as unknown as { isWellFormed(): boolean }).isWellFormed()) {
+  if (!value.isWellFormed()) {
     return 'must be valid Unicode (it contains an unpaired UTF-16 surrogate)';
   }
   return undefined;
