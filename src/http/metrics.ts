@@ -1,3 +1,4 @@
+import type { RouterContext } from '@koa/router';
 import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { balanceQueueState, type QueueState } from '../db/balanceFold.js';
@@ -54,12 +55,15 @@ export function countGraphqlOperation(name: string, type: string): void {
   graphqlOperations.inc({ operation_name: name, operation_type: type });
 }
 
+/** What @koa/router leaves on the context when a route matched: the route's path pattern. */
+type MatchedRoute = Pick<RouterContext, '_matchedRoute'>;
+
 /**
  * Records every request once answered; `ctx.state.operation` is set by the API that served it.
  * The time is also told to the client as `Server-Timing: app;dur=<ms>` (browsers' dev tools show
  * it; benchmarks read it to separate server time from the network).
  */
-export function requestMetrics(): Middleware<AppState> {
+export function requestMetrics(): Middleware<AppState, MatchedRoute> {
   return async (ctx, next) => {
     const stop = requestDuration.startTimer();
     const started = performance.now();
@@ -68,7 +72,7 @@ export function requestMetrics(): Middleware<AppState> {
     } finally {
       ctx.set('Server-Timing', `app;dur=${(performance.now() - started).toFixed(2)}`);
       // Paths come from clients: a label is an operation id or a matched route, never a raw path.
-      const route = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
+      const route = ctx._matchedRoute;
       const operation = ctx.state.operation ?? (typeof route === 'string' ? route : ctx.status === 404 ? 'unknown_route' : 'other');
       stop({ operation });
       requests.inc({ operation, method: ctx.method, status: String(ctx.status) });
