@@ -14,7 +14,7 @@ export class OpenAPI31Backend extends OpenAPIBackend<Document> {
       customizeAjv: (_draft07, ajvOptions) => {
         const ajv = new Ajv2020({ ...ajvOptions, strict: false, allErrors: true });
         addFormats.default(ajv);
-        return ajv as never;
+        return ajv;
       },
     });
   }

@@ -9,7 +9,7 @@ import { scalarResolvers } from './scalars.js';
 export function buildLedgerSchema(): GraphQLSchema {
   const schema = makeExecutableSchema({
     typeDefs: fs.readFileSync(SDL_PATH, 'utf8'),
-    resolvers: [scalarResolvers, resolvers as never],
+    resolvers: [scalarResolvers, resolvers],
     resolverValidationOptions: { requireResolversToMatchSchema: 'error' },
   });
   // A scalar's implementation replaces its SDL definition; its @specifiedBy URL comes back from the SDL.

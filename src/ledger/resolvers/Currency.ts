@@ -1,4 +1,4 @@
-import type { CurrencyResolvers } from '../../../generated/ledger.js';
+import type { CurrencyCode, CurrencyResolvers } from '../../../generated/ledger.js';
 import { builtInCurrency } from '../../core/currencies.js';
 import { customCurrencyIdOf } from '../../core/currencyKeys.js';
 import type { GqlContext } from '../context.js';
@@ -9,7 +9,9 @@ import type { GqlContext } from '../context.js';
 const customRow = async (id: string, { load }: GqlContext) => load.customCurrency.load(id);
 
 export const Currency: CurrencyResolvers = {
-  code: (key) => (customCurrencyIdOf(key) === null ? key : 'CUSTOM') as never,
+  // Currency keys are typed string (no CurrencyKey type through the rows yet): a built-in key goes out
+  // as the CurrencyCode enum, and graphql-js checks it against the enum when serializing.
+  code: (key) => (customCurrencyIdOf(key) === null ? key as CurrencyCode : 'CUSTOM'),
   customCurrencyId: (key) => customCurrencyIdOf(key),
   customCode: async (key, _args, ctx) => {
     const id = customCurrencyIdOf(key);
