@@ -13,10 +13,15 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 describe('generated/ is up to date with spec/', () => {
   it('generated/billing.ts matches openapi-typescript output', () => {
-    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tally-gen-')), 'billing.ts');
-    execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'),
-      ['spec/billing.openapi.yaml', '-o', out, '--alphabetize'], { cwd: root, stdio: 'pipe' });
-    expect(fs.readFileSync(path.join(root, 'generated/billing.ts'), 'utf8')).toBe(fs.readFileSync(out, 'utf8'));
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-gen-'));
+    try {
+      const out = path.join(folder, 'billing.ts');
+      execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'),
+        ['spec/billing.openapi.yaml', '-o', out, '--alphabetize'], { cwd: root, stdio: 'pipe' });
+      expect(fs.readFileSync(path.join(root, 'generated/billing.ts'), 'utf8')).toBe(fs.readFileSync(out, 'utf8'));
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true }); // a test run leaves nothing in /tmp
+    }
   });
 
   it('generated/ledger.ts matches graphql-codegen output', async () => {
