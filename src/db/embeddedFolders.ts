@@ -130,7 +130,7 @@ export async function removeLocalData(dataDir: string, log: (m: string) => void)
 }
 
 /** Pids of the processes whose executable lies in `folder` (read from /proc). */
-function processesRunningFrom(folder: string): number[] {
+export function processesRunningFrom(folder: string): number[] {
   const pids: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

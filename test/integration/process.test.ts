@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processesRunningFrom } from '../../src/db/embeddedFolders.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { freePort } from '../support/ports.js';
 import { admin as runAdmin, root, runTallyToExit, startTally, stopTally as stop } from '../support/tallyProcess.js';
@@ -142,13 +143,7 @@ describe('the tally process', () => {
     // A copy of the binaries that running PostgreSQL servers use (this very test run's, when the
     // checkout is private to root) must survive: they load libraries from it as they go.
     const copiesInUse = fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('tally-postgres-'))
-      .map((name) => path.join(os.tmpdir(), name)).filter((folder) => fs.readdirSync('/proc').some((pid) => {
-        try {
-          return /^\d+$/.test(pid) && fs.readlinkSync(`/proc/${pid}/exe`).startsWith(`${folder}/`);
-        } catch {
-          return false;
-        }
-      }));
+      .map((name) => path.join(os.tmpdir(), name)).filter((folder) => processesRunningFrom(folder).length > 0);
     const cleaned = (await clean()).stdout;
     expect(cleaned).toContain(`removed ${dataDir}`);
     expect(fs.existsSync(dataDir)).toBe(false);
