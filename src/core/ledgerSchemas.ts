@@ -1,7 +1,7 @@
 import { buildChart, resolvePath, type Chart, type ChartAccount, type ChartInput } from './chart.js';
 import { findEntryType, type SchemaEntryType } from './entryTypes.js';
 import { DomainError } from './errors.js';
-import { checkTemplate, parseAmount, placeholders } from './templates.js';
+import { checkTemplate, parseAmountExpression, placeholders } from './templates.js';
 
 // Structural rules of a stored ledger schema (chart of accounts + entry types) that the GraphQL
 // types alone cannot express. Pure: the caller stores what passes.
@@ -69,7 +69,7 @@ function checkEntryType(chart: Chart, entry: SchemaEntryType): void {
     }
   };
   const checkBound = (bound: { eq?: string | null; gte?: string | null; lte?: string | null } | null | undefined, where: string) => {
-    for (const value of [bound?.eq, bound?.gte, bound?.lte]) if (value != null) parseAmount(value, where);
+    for (const value of [bound?.eq, bound?.gte, bound?.lte]) if (value != null) parseAmountExpression(value, where);
     if (bound?.eq != null && (bound.gte != null || bound.lte != null)) invalid(`${where}: eq cannot be combined with gte or lte.`);
   };
   if (entry.description) checkTemplate(entry.description, `The description of ${name}`);
@@ -79,7 +79,7 @@ function checkEntryType(chart: Chart, entry: SchemaEntryType): void {
     lineKeys.add(line.key);
     checkPath(line.account.path, where);
     if (line.amount == null) invalid(`${where} needs an amount.`);
-    parseAmount(line.amount, where);
+    parseAmountExpression(line.amount, where);
     if (line.description) checkTemplate(line.description, where);
     if (line.currency) checkTemplate(line.currency.code, where);
     for (const tag of line.tags ?? []) checkTemplate(tag.value, `${where}, tag ${tag.key}`);

@@ -34,7 +34,7 @@ export function renderText(text: string, parameters: Parameters, where: string):
 type Term = { sign: 1n | -1n; parameter?: string; literal?: bigint };
 
 /** Parses `[-]term ((+|-) term)*` where a term is `{{name}}` or an integer literal. */
-export function parseAmount(expression: string, where: string): Term[] {
+export function parseAmountExpression(expression: string, where: string): Term[] {
   const tokens = expression.match(/\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}|[0-9]+|[+-]|\S/g) ?? [];
   const terms: Term[] = [];
   let sign: 1n | -1n = 1n;
@@ -63,7 +63,7 @@ export function parseAmount(expression: string, where: string): Term[] {
 /** The value of an amount expression; every parameter it uses must be an integer string. */
 export function evaluateAmount(expression: string, parameters: Parameters, where: string): bigint {
   let total = 0n;
-  for (const term of parseAmount(expression, where)) {
+  for (const term of parseAmountExpression(expression, where)) {
     if (term.literal !== undefined) {
       total += term.sign * term.literal;
       continue;
