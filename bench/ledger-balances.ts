@@ -55,14 +55,14 @@ function postJson(agent: http.Agent, url: string, token: string, body: string): 
  */
 async function seed(sql: Sql, ledger: { id: string; workspaceId: string }, account: string, counter: string, lines: number) {
   const step = HISTORY_MS / lines;
-  await sql.begin(async (tx) => {
-    await tx`set local session_replication_role = replica`;
-    await tx`
+  await sql.begin(async (trx) => {
+    await trx`set local session_replication_role = replica`;
+    await trx`
       insert into ledger_entries (workspace_id, ledger_id, id, ik, posted, request_hash)
       select ${ledger.workspaceId}, ${ledger.id}, 'ent_seed_' || ${account} || '_' || g, 'seed-' || ${account} || '-' || g,
              to_timestamp(${HISTORY_START / 1000} + g * ${step / 1000}::float8), 'seed'
       from generate_series(1, ${lines}) g`;
-    await tx`
+    await trx`
       insert into ledger_lines (workspace_id, ledger_id, id, entry_id, position, account_id, currency, amount, posted, created)
       select ${ledger.workspaceId}, ${ledger.id}, 'line_seed_' || ${account} || '_' || g || '_' || p, 'ent_seed_' || ${account} || '_' || g, p,
              case p when 1 then ${account} else ${counter} end, 'USD', 1 + g % 997, to_timestamp(${HISTORY_START / 1000} + g * ${step / 1000}::float8), now()

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../src/db/database.js';
 import { createClient, createWorkspace } from '../src/db/provision.js';
 import { tokenSigningKey } from '../src/db/workspaces.js';
-import { silentLogger } from '../src/http/log.js';
+import { silentLogger } from '../src/observability/log.js';
 import { fetchToken } from '../test/support/token.js';
 import { send } from './support/send.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE } from './http/inFlight.js';
-import { DEFAULT_DOCUMENT_LIMITS, DOCUMENT_LIMIT_VARIABLES, type DocumentLimit, type DocumentLimits } from './ledger/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS, DOCUMENT_LIMIT_VARIABLES, type DocumentLimit, type DocumentLimits } from './ledger/graphql/documentLimits.js';
 
 export type Config = {
   port: number;

@@ -7,8 +7,8 @@ import { UnknownMigrationsError } from './db/migrate.js';
 import { ensureBootstrapClient, ensureDevelopmentClient } from './db/provision.js';
 import { tokenSigningKey } from './db/workspaces.js';
 import { bindListener, PortUnavailableError, serveWith } from './http/listener.js';
-import { createLogger } from './http/log.js';
-import { startBalanceFold } from './ledger/balanceFold.js';
+import { createLogger } from './observability/log.js';
+import { startBalanceFold } from './ledger/accounts/balanceFoldWorker.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

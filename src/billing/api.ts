@@ -13,7 +13,7 @@ import { methodNotAllowed } from '../http/errors.js';
 import { OPENAPI_PATH } from '../http/contracts.js';
 import type { AppContext, AppState } from '../http/context.js';
 import type { InFlightLimiter } from '../http/inFlight.js';
-import type { OperationId } from './handler.js';
+import type { OperationId } from './handlerTypes.js';
 import { handlers } from './handlers.js';
 import { OpenAPI31Backend } from './openapi31Backend.js';
 

@@ -1,4 +1,4 @@
-import type { HandlerTable } from './handler.js';
+import type { HandlerTable } from './handlerTypes.js';
 import { createInvoice } from './invoices/createInvoice.js';
 import { getInvoice } from './invoices/getInvoice.js';
 import { listInvoiceHistory } from './invoices/listInvoiceHistory.js';

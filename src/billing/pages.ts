@@ -6,7 +6,7 @@ import { DomainError } from '../core/errors.js';
 
 export type PageRequest = { after?: [string, string]; limit: number };
 
-export function pageRequest(cursors: CursorSigner, search: string, workspaceId: string, pageInfo?: { after?: string; limit?: number }): PageRequest {
+export function searchPageRequest(cursors: CursorSigner, search: string, workspaceId: string, pageInfo?: { after?: string; limit?: number }): PageRequest {
   const limit = pageInfo?.limit ?? 20;
   if (pageInfo?.after === undefined) return { limit };
   try {

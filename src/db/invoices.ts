@@ -57,7 +57,7 @@ export async function findInvoice(db: Db, workspaceId: string, id: string, optio
 
 export async function listInvoiceRows(db: Db, workspaceId: string): Promise<InvoiceRow[]> {
   return db<InvoiceRow[]>`
-    /* listInvoices */
+    /* listInvoiceRows */
     select ${invoiceColumns(db)} from invoices where workspace_id = ${workspaceId} order by created, id`;
 }
 
@@ -170,7 +170,7 @@ export type CreateInvoiceOutcome =
 export async function createInvoiceRow(db: Db, workspaceId: string, invoiceId: string, tags: Tag[], requestHash: string, items: readonly InvoiceItemInput[]): Promise<CreateInvoiceOutcome> {
   try {
     const [row] = await db<{ outcome: 'created' | 'taken'; created: Date | null; users: Record<string, [string, string]>; products: Record<string, [string, string]> }[]>`
-      /* createInvoice */
+      /* createInvoiceRow */
       select outcome, invoice_created as created, users, products
       from create_invoice(${workspaceId}, ${invoiceId}, ${jsonb(db, tags)}, ${requestHash}, ${jsonb(db, items)})`;
     return row.outcome === 'taken' ? { outcome: 'taken' } : { outcome: 'created', created: row.created!, users: row.users, products: row.products };

@@ -73,7 +73,7 @@ export async function updateLedgerAccountRow(
   db: Db, workspaceId: string, id: string, change: { name?: string; consistency?: Consistency },
 ): Promise<LedgerAccountRow | undefined> {
   const [row] = await db<LedgerAccountRow[]>`
-    /* updateLedgerAccount */
+    /* updateLedgerAccountRow */
     update ledger_accounts set
       name = ${change.name === undefined ? db`name` : db`${change.name}`},
       consistency = ${change.consistency === undefined ? db`consistency` : db`${jsonb(db, change.consistency)}`}

@@ -49,7 +49,7 @@ export async function insertLedger(db: Db, ledger: NewLedger): Promise<LedgerRow
 /** When the ik was last released by a deletion still inside `graceSeconds`, the time it frees up. */
 export async function ikReleasedAt(db: Db, workspaceId: string, ik: string, graceSeconds: number): Promise<Date | undefined> {
   const [row] = await db<{ freeAt: Date }[]>`
-    /* recentlyDeletedLedgerIk */
+    /* ikReleasedAt */
     select max(deleted_at) + make_interval(secs => ${graceSeconds}) as "freeAt" from ledgers
     where workspace_id = ${workspaceId} and ik = ${ik} and deleted_at > now() - make_interval(secs => ${graceSeconds})`;
   return row?.freeAt ?? undefined;

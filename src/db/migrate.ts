@@ -68,16 +68,16 @@ export async function migrate(sql: Sql, options: MigrateOptions = {}): Promise<s
     const bytes = fs.readFileSync(path.join(functionsDir, name));
     return { name, text: bytes.toString('utf8'), hash: createHash('sha256').update(bytes).digest('hex') };
   });
-  return sql.begin(async (tx) => {
+  return sql.begin(async (trx) => {
     // Migrations may run long; the request time budget of the pool's connections is not for them.
-    await tx`set local statement_timeout = 0`;
-    await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
-    await tx`
+    await trx`set local statement_timeout = 0`;
+    await trx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    await trx`
       create table if not exists schema_migrations (
         name text primary key,
         applied_at timestamptz not null default now()
       )`;
-    await tx`
+    await trx`
       create table if not exists schema_functions (
         name text primary key,
         hash text not null,
@@ -85,7 +85,7 @@ export async function migrate(sql: Sql, options: MigrateOptions = {}): Promise<s
       )`;
     const steps: string[] = [];
 
-    let done = new Set((await tx<{ name: string }[]>`select name from schema_migrations`).map((r) => r.name));
+    let done = new Set((await trx<{ name: string }[]>`select name from schema_migrations`).map((r) => r.name));
     const unknown = [...done].filter((name) => !migrations.includes(name)).sort();
     if (unknown.length > 0) {
       const squashed = migrations.includes(BASELINE) && unknown.length === done.size
@@ -97,26 +97,26 @@ export async function migrate(sql: Sql, options: MigrateOptions = {}): Promise<s
           'Tally has had no release, so nothing needs them: recreate the local database with `make clean-data` ' +
           '(or, with DATABASE_URL, drop and create that database), then start again.');
       }
-      await tx`delete from schema_migrations where name in ${tx(SQUASHED_INTO_BASELINE)}`;
-      await tx`insert into schema_migrations (name) values (${BASELINE})`;
+      await trx`delete from schema_migrations where name in ${trx(SQUASHED_INTO_BASELINE)}`;
+      await trx`insert into schema_migrations (name) values (${BASELINE})`;
       steps.push(`${BASELINE} (adopted: the database was built by the migrations it replaced)`);
       done = new Set([BASELINE]);
     }
 
     let migrated = false;
     for (const name of migrations.filter((file) => !done.has(file))) {
-      await tx.file(path.join(migrationsDir, name));
-      await tx`insert into schema_migrations (name) values (${name})`;
+      await trx.file(path.join(migrationsDir, name));
+      await trx`insert into schema_migrations (name) values (${name})`;
       steps.push(name);
       migrated = true;
     }
 
-    const applied = new Map((await tx<{ name: string; hash: string }[]>`select name, hash from schema_functions`)
+    const applied = new Map((await trx<{ name: string; hash: string }[]>`select name, hash from schema_functions`)
       .map((r) => [r.name, r.hash]));
     for (const file of functions) {
       if (!migrated && applied.get(file.name) === file.hash) continue;
-      await tx.unsafe(file.text);
-      await tx`
+      await trx.unsafe(file.text);
+      await trx`
         insert into schema_functions (name, hash) values (${file.name}, ${file.hash})
         on conflict (name) do update set hash = excluded.hash, applied_at = now()`;
       steps.push(`functions/${file.name}`);
@@ -124,7 +124,7 @@ export async function migrate(sql: Sql, options: MigrateOptions = {}): Promise<s
     // A removed file leaves its functions in place (dropping one takes a versioned migration),
     // but no record.
     const gone = [...applied.keys()].filter((name) => !functions.some((file) => file.name === name));
-    if (gone.length > 0) await tx`delete from schema_functions where name in ${tx(gone)}`;
+    if (gone.length > 0) await trx`delete from schema_functions where name in ${trx(gone)}`;
     return steps;
   });
 }

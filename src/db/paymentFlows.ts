@@ -30,7 +30,7 @@ const paymentColumns = (db: Db) => db`
   p.completed_at as "completedAt"`;
 
 /** Claims the external id; undefined when it is taken. */
-export async function insertFlow(db: Db, workspaceId: string, flow: { externalId: string; invoiceId: string; requestHash: string }): Promise<PaymentFlowRow | undefined> {
+export async function insertPaymentFlow(db: Db, workspaceId: string, flow: { externalId: string; invoiceId: string; requestHash: string }): Promise<PaymentFlowRow | undefined> {
   const [row] = await db<PaymentFlowRow[]>`
     /* insertPaymentFlow */
     insert into payment_flows as f (workspace_id, id, external_id, invoice_id, type, request_hash)
@@ -41,7 +41,7 @@ export async function insertFlow(db: Db, workspaceId: string, flow: { externalId
 }
 
 /** By id or external id; an id match wins. */
-export async function findFlowByRef(db: Db, workspaceId: string, ref: string): Promise<PaymentFlowRow | undefined> {
+export async function findPaymentFlow(db: Db, workspaceId: string, ref: string): Promise<PaymentFlowRow | undefined> {
   const [row] = await db<PaymentFlowRow[]>`
     /* findPaymentFlow */
     select ${flowColumns(db)} from payment_flows f
@@ -50,7 +50,7 @@ export async function findFlowByRef(db: Db, workspaceId: string, ref: string): P
   return row;
 }
 
-export async function pageFlows(db: Db, workspaceId: string, options: { invoiceId?: string; after?: [string, string]; limit: number }): Promise<PaymentFlowRow[]> {
+export async function pagePaymentFlows(db: Db, workspaceId: string, options: { invoiceId?: string; after?: [string, string]; limit: number }): Promise<PaymentFlowRow[]> {
   return db<PaymentFlowRow[]>`
     /* pagePaymentFlows */
     select ${flowColumns(db)} from payment_flows f
@@ -122,7 +122,7 @@ export async function updatePayments(db: Db, workspaceId: string, changes: reado
 }
 
 /** A new plan version, generated now. */
-export async function bumpPlan(db: Db, workspaceId: string, flowId: string, generatedAt: Date): Promise<void> {
+export async function bumpPaymentPlan(db: Db, workspaceId: string, flowId: string, generatedAt: Date): Promise<void> {
   await db`
     /* bumpPaymentPlan */
     update payment_flows set plan_version = plan_version + 1, generated_at = ${generatedAt}

@@ -31,24 +31,24 @@ export async function ensureBootstrapClient(
   clientSecret: string,
   workspaceName: string,
 ): Promise<'created' | 'updated' | 'unchanged'> {
-  return sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(hashtext(${`bootstrap:${clientId}`}))`;
-    const existing = await findClient(tx, clientId);
+  return sql.begin(async (trx) => {
+    await trx`select pg_advisory_xact_lock(hashtext(${`bootstrap:${clientId}`}))`;
+    const existing = await findClient(trx, clientId);
     if (!existing) {
-      await createClient(tx, await createWorkspace(tx, workspaceName), { clientId, clientSecret, name: 'bootstrap' });
+      await createClient(trx, await createWorkspace(trx, workspaceName), { clientId, clientSecret, name: 'bootstrap' });
       return 'created';
     }
     if (await verifySecret(clientSecret, existing.secretHash)) return 'unchanged';
-    await updateClientSecret(tx, clientId, hashSecret(clientSecret));
+    await updateClientSecret(trx, clientId, hashSecret(clientSecret));
     return 'updated';
   });
 }
 
 /** On a database with no clients at all, creates a development workspace and client. */
 export async function ensureDevelopmentClient(sql: Sql): Promise<Credential | undefined> {
-  return sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(hashtext('bootstrap:development'))`;
-    if ((await countClients(tx)) > 0) return undefined;
-    return createClient(tx, await createWorkspace(tx, 'Development'), { name: 'development' });
+  return sql.begin(async (trx) => {
+    await trx`select pg_advisory_xact_lock(hashtext('bootstrap:development'))`;
+    if ((await countClients(trx)) > 0) return undefined;
+    return createClient(trx, await createWorkspace(trx, 'Development'), { name: 'development' });
   });
 }

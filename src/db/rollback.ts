@@ -38,11 +38,11 @@ export type TransactionResult<T, R> = { committed: T } | { rolledBack: R };
  * Any other error rolls back and propagates as usual.
  */
 export async function transaction<T, R>(
-  sql: Sql, body: (tx: postgres.TransactionSql, rollback: (outcome: R) => never) => Promise<T>,
+  sql: Sql, body: (trx: postgres.TransactionSql, rollback: (outcome: R) => never) => Promise<T>,
 ): Promise<TransactionResult<T, R>> {
   const { rollback, outcomeOf } = rollbackScope<R>();
   try {
-    return await sql.begin(async (tx): Promise<TransactionResult<T, R>> => ({ committed: await body(tx, rollback) }));
+    return await sql.begin(async (trx): Promise<TransactionResult<T, R>> => ({ committed: await body(trx, rollback) }));
   } catch (error) {
     const ended = outcomeOf(error);
     if (ended) return { rolledBack: ended.outcome };

@@ -3,7 +3,7 @@ import { newId } from '../core/ids.js';
 import { jsonb } from './json.js';
 import type { Db } from './sql.js';
 
-export type ExternalAccount = { id: string; externalId: string };
+export type BillingExternalAccount = { id: string; externalId: string };
 
 export type TransactionRow = {
   id: string;
@@ -41,9 +41,9 @@ const allocationColumns = (db: Db) => db`
   al.id, al.transaction_id as "transactionId", t.external_id as "transactionExternalId", al.position, al.invoice_id as "invoiceId",
   al.user_id as "userId", u.external_id as "userExternalId", al.type, al.amount::text as amount, t.posted`;
 
-export async function findExternalAccount(db: Db, workspaceId: string, ref: { id?: string; externalId?: string }): Promise<ExternalAccount | undefined> {
-  const [row] = await db<ExternalAccount[]>`
-    /* findExternalAccount */
+export async function findBillingExternalAccount(db: Db, workspaceId: string, ref: { id?: string; externalId?: string }): Promise<BillingExternalAccount | undefined> {
+  const [row] = await db<BillingExternalAccount[]>`
+    /* findBillingExternalAccount */
     select id, external_id as "externalId" from external_accounts
     where workspace_id = ${workspaceId} ${ref.id !== undefined ? db`and id = ${ref.id}` : db``}
       ${ref.externalId !== undefined ? db`and external_id = ${ref.externalId}` : db``}`;
@@ -51,9 +51,9 @@ export async function findExternalAccount(db: Db, workspaceId: string, ref: { id
 }
 
 /** The account with this external id, created on first reference (one round trip when it exists or is new). */
-export async function ensureExternalAccount(db: Db, workspaceId: string, externalId: string): Promise<ExternalAccount> {
-  const [row] = await db<ExternalAccount[]>`
-    /* ensureExternalAccount */
+export async function ensureBillingExternalAccount(db: Db, workspaceId: string, externalId: string): Promise<BillingExternalAccount> {
+  const [row] = await db<BillingExternalAccount[]>`
+    /* ensureBillingExternalAccount */
     with inserted as (
       insert into external_accounts (workspace_id, id, external_id) values (${workspaceId}, ${newId('ext_account')}, ${externalId})
       on conflict (workspace_id, external_id) do nothing
@@ -63,7 +63,7 @@ export async function ensureExternalAccount(db: Db, workspaceId: string, externa
     union all
     select id, external_id from external_accounts where workspace_id = ${workspaceId} and external_id = ${externalId}`;
   // Created by a concurrent request after this statement's snapshot: it is committed now.
-  return row ?? (await findExternalAccount(db, workspaceId, { externalId }))!;
+  return row ?? (await findBillingExternalAccount(db, workspaceId, { externalId }))!;
 }
 
 export async function findTransactionByExternalId(db: Db, workspaceId: string, externalId: string): Promise<TransactionRow | undefined> {
@@ -109,7 +109,7 @@ export type TransactionFilter = { accountRef?: string; reconciliation?: 'reconci
 /** Transactions by posted, then creation; an account named by id or external id. */
 export async function listTransactionRows(db: Db, workspaceId: string, filter: TransactionFilter): Promise<TransactionRow[]> {
   return db<TransactionRow[]>`
-    /* listTransactions */
+    /* listTransactionRows */
     select ${transactionColumns(db)} from billing_transactions t
     join external_accounts a on a.workspace_id = t.workspace_id and a.id = t.account_id
     where t.workspace_id = ${workspaceId}

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 import type { AppState } from './context.js';
-import { PAGE_POLICY } from './pagePolicy.js';
+import { PAGE_POLICY } from './contentSecurityPolicy.js';
 
 // GET /docs: the billing API reference, rendered in the browser by Scalar's API reference from
 // /openapi.yaml, every asset served from the installed package: it works with no internet

@@ -3,7 +3,7 @@ import { DomainError, type ErrorCode } from '../core/errors.js';
 import { expectedFailure } from '../db/errors.js';
 import { BearerRefusal } from './bearerAuth.js';
 import type { AppContext, AppState } from './context.js';
-import type { Logger } from './log.js';
+import type { Logger } from '../observability/log.js';
 
 export type ErrorBody = {
   code: ErrorCode;

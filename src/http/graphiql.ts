@@ -4,7 +4,7 @@ import path from 'node:path';
 import { introspectionFromSchema, type GraphQLSchema } from 'graphql';
 import type { Middleware } from 'koa';
 import type { AppState } from './context.js';
-import { PAGE_POLICY } from './pagePolicy.js';
+import { PAGE_POLICY } from './contentSecurityPolicy.js';
 
 // GET /graphiql: GraphiQL for the ledger API, every asset served from the installed packages
 // (GraphiQL's and React's browser builds), so it works offline. The token goes into the Headers

@@ -8,7 +8,7 @@ import { findClient } from '../db/workspaces.js';
 import { rejectUnreadBody } from './bodies.js';
 import type { AppState } from './context.js';
 import { toDomainError } from './errors.js';
-import type { Logger } from './log.js';
+import type { Logger } from '../observability/log.js';
 
 export type TokenEndpointOptions = { sql: Sql; signingKey: Buffer; ttlSeconds: number; log: Logger };
 

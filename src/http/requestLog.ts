@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { AppState } from './context.js';
-import type { Logger } from './log.js';
+import type { Logger } from '../observability/log.js';
 
 const ACCEPTABLE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 

@@ -2,8 +2,8 @@ import type { CursorSigner } from '../core/cursors.js';
 import { pager, type Pager } from '../core/pagination.js';
 import type { Sql } from '../db/sql.js';
 import type { Caller } from '../http/context.js';
-import type { Logger } from '../http/log.js';
-import { listItemBudget } from './limits.js';
+import type { Logger } from '../observability/log.js';
+import { listItemBudget } from './graphql/documentLimits.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
 /** What every resolver receives. A type alias, not an interface: graphql-http requires an index signature. */

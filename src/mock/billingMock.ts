@@ -13,7 +13,7 @@ import { readBodies } from '../http/bodies.js';
 import type { AppState } from '../http/context.js';
 import { corsPolicy } from '../http/cors.js';
 import { errorResponses } from '../http/errors.js';
-import { silentLogger } from '../http/log.js';
+import { silentLogger } from '../observability/log.js';
 import { DEFAULT_CORS_ORIGINS } from '../config.js';
 
 /** Passes a valid request to Prism (unprefixed, with the caller's Prefer header) and relays its answer. */

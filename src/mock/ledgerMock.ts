@@ -22,11 +22,11 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { createHandler } from 'graphql-http';
 import { DomainError } from '../core/errors.js';
 import { loadConfig } from '../config.js';
-import { createDocumentCache } from '../ledger/documentCache.js';
-import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from '../ledger/limits.js';
-import { graphqlErrorBody, mediaTypeFor, transportErrorFor } from '../ledger/graphqlErrors.js';
-import { parseAndCheckParams, withCode } from '../ledger/graphqlRequests.js';
-import { scalarResolvers } from '../ledger/scalars.js';
+import { createDocumentCache } from '../ledger/graphql/documentCache.js';
+import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from '../ledger/graphql/documentLimits.js';
+import { graphqlErrorBody, mediaTypeFor, transportErrorFor } from '../ledger/graphql/errors.js';
+import { parseAndCheckParams, withCode } from '../ledger/graphql/requests.js';
+import { scalarResolvers } from '../ledger/graphql/scalars.js';
 
 const HOST = '127.0.0.1';
 const DEFAULT_PORT = 4011;

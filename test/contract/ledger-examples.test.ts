@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildSchema, parse, validate } from 'graphql';
-import { buildLedgerSchema } from '../../src/ledger/schema.js';
+import { buildLedgerSchema } from '../../src/ledger/graphql/executableSchema.js';
 import { responseShapeProblems } from '../support/graphqlShape.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idsIn, normalizeGraphqlResponse } from '../support/normalize.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import { buildLedgerSchema } from '../../src/ledger/schema.js';
+import { buildLedgerSchema } from '../../src/ledger/graphql/executableSchema.js';
 import { connect } from '../../src/db/sql.js';
 import { startTally, stopTally } from '../support/tallyProcess.js';
 import { billingCaseGenerator } from './billingCases.js';

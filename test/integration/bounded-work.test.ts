@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { connect, type Sql } from '../../src/db/sql.js';
 import { tokenSigningKey } from '../../src/db/workspaces.js';
-import { silentLogger } from '../../src/http/log.js';
+import { silentLogger } from '../../src/observability/log.js';
 import { gql } from '../support/graphql.js';
 import { rest } from '../support/rest.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
@@ -28,8 +28,8 @@ async function withTableLocked<T>(sql: Sql, table: string, during: () => Promise
   const released = new Promise<void>((resolve) => (release = resolve));
   let locked!: () => void;
   const isLocked = new Promise<void>((resolve) => (locked = resolve));
-  const holder = sql.begin(async (tx) => {
-    await tx`lock table ${tx(table)} in access exclusive mode`;
+  const holder = sql.begin(async (trx) => {
+    await trx`lock table ${trx(table)} in access exclusive mode`;
     locked();
     await released;
   });

@@ -34,9 +34,9 @@ const create = (key: string, hash: string, note: string, options: { lookFirst?: 
     find: () => find(db.sql, key),
     same: sameFingerprint(hash),
     lookFirst: options.lookFirst,
-    create: (taken) => db.sql.begin(async (tx) => {
-      await tx`insert into once_side (key, note) values (${key}, ${note})`;
-      const row = await insert(tx, { key, requestHash: hash, note }) ?? taken();
+    create: (taken) => db.sql.begin(async (trx) => {
+      await trx`insert into once_side (key, note) values (${key}, ${note})`;
+      const row = await insert(trx, { key, requestHash: hash, note }) ?? taken();
       await options.afterInsert?.();
       return row;
     }),
@@ -90,8 +90,8 @@ describe('createOnce', () => {
       key: { field: 'ik', value: 'd' },
       find: () => find(db.sql, 'd'),
       same: () => true,
-      create: () => db.sql.begin(async (tx) => {
-        await tx`insert into once_side (key, note) values ('d', 'refused')`;
+      create: () => db.sql.begin(async (trx) => {
+        await trx`insert into once_side (key, note) values ('d', 'refused')`;
         throw new DomainError('invalid_input_provided', 'no');
       }),
     })).rejects.toMatchObject({ code: 'invalid_input_provided' });
@@ -101,12 +101,12 @@ describe('createOnce', () => {
 
 describe('transaction with a typed rollback', () => {
   it('commits and answers the value, or rolls back and answers the outcome', async () => {
-    expect(await transaction(db.sql, async (tx) => {
-      await tx`insert into once_side (key, note) values ('t', 'kept')`;
+    expect(await transaction(db.sql, async (trx) => {
+      await trx`insert into once_side (key, note) values ('t', 'kept')`;
       return 1;
     })).toEqual({ committed: 1 });
-    expect(await transaction(db.sql, async (tx, rollback: (outcome: { refused: number }) => never) => {
-      await tx`insert into once_side (key, note) values ('t', 'undone')`;
+    expect(await transaction(db.sql, async (trx, rollback: (outcome: { refused: number }) => never) => {
+      await trx`insert into once_side (key, note) values ('t', 'undone')`;
       return rollback({ refused: 3 });
     })).toEqual({ rolledBack: { refused: 3 } });
     expect(await sideNotes('t')).toEqual(['kept']);

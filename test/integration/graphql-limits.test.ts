@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DOCUMENT_LIMITS as DOCUMENT_LIMITS } from '../../src/ledger/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS as DOCUMENT_LIMITS } from '../../src/ledger/graphql/documentLimits.js';
 import { gql } from '../support/graphql.js';
 import { ATTACKS } from '../support/graphqlAttacks.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';

@@ -161,8 +161,8 @@ describe('totalBalance conditions', () => {
     const held = new Promise<void>((resolve) => { release = resolve; });
     let firstPosted!: () => void;
     const posted = new Promise<void>((resolve) => { firstPosted = resolve; });
-    const first = server.db.sql.begin(async (tx) => {
-      const outcome = await postLedgerEntry(tx, {
+    const first = server.db.sql.begin(async (trx) => {
+      const outcome = await postLedgerEntry(trx, {
         workspaceId: workspace.workspaceId, ledgerId: ids.id, entryId: newId('ent'), ik: 'held-open', requestHash: 'test',
         type: null, typeVersion: null, parameters: null, posted: new Date().toISOString(), description: null, tags: [], groups: [],
         conditions: [{ index: 0, accountId: idOf('users'), currency: 'USD', totalPostcondition: { gte: '0' } }],

@@ -1,4 +1,4 @@
-import { DEFAULT_DOCUMENT_LIMITS as DOCUMENT_LIMITS } from '../../src/ledger/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS as DOCUMENT_LIMITS } from '../../src/ledger/graphql/documentLimits.js';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 

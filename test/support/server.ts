@@ -5,8 +5,8 @@ import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS } from '../../src/config.js';
 import { createClient, createWorkspace } from '../../src/db/provision.js';
 import { tokenSigningKey } from '../../src/db/workspaces.js';
 import { bindListener, serveWith } from '../../src/http/listener.js';
-import { startBalanceFold } from '../../src/ledger/balanceFold.js';
-import { createLogger, silentLogger } from '../../src/http/log.js';
+import { startBalanceFold } from '../../src/ledger/accounts/balanceFoldWorker.js';
+import { createLogger, silentLogger } from '../../src/observability/log.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { fetchToken } from './token.js';
 

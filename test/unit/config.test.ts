@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { DEFAULT_DOCUMENT_LIMITS } from '../../src/ledger/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS } from '../../src/ledger/graphql/documentLimits.js';
 
 describe('loadConfig', () => {
   it('has working defaults', () => {

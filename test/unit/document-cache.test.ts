@@ -1,6 +1,6 @@
 import { buildSchema, specifiedRules } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { createDocumentCache } from '../../src/ledger/documentCache.js';
+import { createDocumentCache } from '../../src/ledger/graphql/documentCache.js';
 
 const schema = buildSchema('type Query { hello: String }');
 

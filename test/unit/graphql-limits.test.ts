@@ -7,7 +7,7 @@ import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { Lexer, Source, TokenKind, buildSchema, parse, print, validate, type DocumentNode, type ValidationRule } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DOCUMENT_LIMITS, documentLimitRules } from '../../src/ledger/limits.js';
+import { DEFAULT_DOCUMENT_LIMITS, documentLimitRules } from '../../src/ledger/graphql/documentLimits.js';
 
 const schema = buildSchema(readFileSync(new URL('../../spec/ledger.graphql', import.meta.url), 'utf8'));
 const require = createRequire(import.meta.url);

@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { buildLedgerSchema } from '../../src/ledger/schema.js';
+import { buildLedgerSchema } from '../../src/ledger/graphql/executableSchema.js';
 import { responseShapeProblems } from '../support/graphqlShape.js';
 
 // The contract harness's response check must itself catch what it claims to catch.

@@ -1,6 +1,6 @@
 import { parse, print } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { withMutationTypenames } from '../../src/ledger/mutationTypenames.js';
+import { withMutationTypenames } from '../../src/ledger/graphql/mutationTypenames.js';
 
 describe('withMutationTypenames', () => {
   it('selects __typename on each root field of a mutation that lacks it, once', () => {

@@ -1,6 +1,6 @@
 import { graphql } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { buildLedgerSchema } from '../../src/ledger/schema.js';
+import { buildLedgerSchema } from '../../src/ledger/graphql/executableSchema.js';
 
 // Client generators read a scalar's wire form from @specifiedBy in introspection; the served
 // schema must keep the SDL's URLs although Tally's scalar implementations replace the SDL types.

@@ -32,8 +32,8 @@ export type InvoiceChange = {
 };
 
 export async function changeInvoice(sql: Sql, workspaceId: string, invoiceId: string, change: InvoiceChange): Promise<Invoice> {
-  return sql.begin(async (tx) => {
-    const { row, items, invoice: before } = await currentInvoice(tx, workspaceId, invoiceId, { lock: true });
+  return sql.begin(async (trx) => {
+    const { row, items, invoice: before } = await currentInvoice(trx, workspaceId, invoiceId, { lock: true });
     if (row.version !== change.basedOnVersion) {
       throw new DomainError('version_conflict', `Invoice ${invoiceId} is at version ${row.version}, not ${change.basedOnVersion}.`,
         { current_version: row.version });
@@ -42,7 +42,7 @@ export async function changeInvoice(sql: Sql, workspaceId: string, invoiceId: st
     checkNamedLineItems(invoiceId, byId, [...change.updates, ...change.deletes]);
     const nextTags: Tag[] = change.tags ? applyTagOps(row.tags, change.tags, '/body/tags') : row.tags;
     const lastPosition = items.reduce((max, item) => Math.max(max, item.position), 0);
-    const created = await newLineItems(tx, workspaceId, invoiceId, change.creates, lastPosition + 1);
+    const created = await newLineItems(trx, workspaceId, invoiceId, change.creates, lastPosition + 1);
 
     const updated = change.updates.map((update) => {
       const item = byId.get(update.id)!;
@@ -65,11 +65,11 @@ export async function changeInvoice(sql: Sql, workspaceId: string, invoiceId: st
     // The version being left behind goes to the history; the invoice itself is the current one.
     // Independent writes, pipelined on the transaction's connection.
     const written = await Promise.all([
-      insertInvoiceVersion(tx, workspaceId, invoiceId, row.version, before, row.diff),
-      updateLineItems(tx, workspaceId, updated),
-      deleteLineItems(tx, workspaceId, deleted.map((item) => item.id)),
-      insertLineItems(tx, workspaceId, invoiceId, created),
-      bumpInvoice(tx, workspaceId, invoiceId, nextTags, diff),
+      insertInvoiceVersion(trx, workspaceId, invoiceId, row.version, before, row.diff),
+      updateLineItems(trx, workspaceId, updated),
+      deleteLineItems(trx, workspaceId, deleted.map((item) => item.id)),
+      insertLineItems(trx, workspaceId, invoiceId, created),
+      bumpInvoice(trx, workspaceId, invoiceId, nextTags, diff),
     ]);
     const bumped = written[4];
     const updatedById = new Map(updated.map((item) => [item.id, item]));
@@ -77,7 +77,7 @@ export async function changeInvoice(sql: Sql, workspaceId: string, invoiceId: st
     const nextItems = [...items.filter((item) => !gone.has(item.id)).map((item) => updatedById.get(item.id) ?? item), ...created];
     const invoice = presentInvoice(bumped, nextItems);
     // New amounts owed: the invoice's payment flows get a new plan version.
-    if (updated.length + deleted.length + created.length > 0) await followInvoice(tx, workspaceId, invoiceId, bumped.modified!, true);
+    if (updated.length + deleted.length + created.length > 0) await followInvoice(trx, workspaceId, invoiceId, bumped.modified!, true);
     return invoice;
   });
 }

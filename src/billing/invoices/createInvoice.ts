@@ -4,7 +4,7 @@ import { newId } from '../../core/ids.js';
 import { resolvePrice, type ResolvedPrice } from '../../core/prices.js';
 import { createOnce } from '../../db/createOnce.js';
 import { createInvoiceRow, findInvoice, type InvoiceRow, type LineItemRow } from '../../db/invoices.js';
-import type { Handler, RequestBody } from '../handler.js';
+import type { Handler, RequestBody } from '../handlerTypes.js';
 import { currentInvoice } from './currentInvoice.js';
 import { checkReferences, checkSpecs, lookUpReferences, unknownProducts, unknownUsers, type NewLineItemSpec } from './newLineItems.js';
 import { presentInvoice } from './present.js';

@@ -1,6 +1,6 @@
 import { invoiceBalances } from '../../core/invoiceBalances.js';
 import { invoicePayments } from '../../db/invoices.js';
-import type { Handler } from '../handler.js';
+import type { Handler } from '../handlerTypes.js';
 import { currentInvoice } from './currentInvoice.js';
 
 /** The invoice with its balances per currency and per user, and the allocations applied to it. */

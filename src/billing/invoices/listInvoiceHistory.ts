@@ -1,5 +1,5 @@
 import { invoiceVersions, type InvoiceDiffEntry } from '../../db/invoices.js';
-import type { Handler } from '../handler.js';
+import type { Handler } from '../handlerTypes.js';
 import { currentInvoice } from './currentInvoice.js';
 import type { Invoice } from './present.js';
 

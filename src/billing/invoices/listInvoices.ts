@@ -1,6 +1,6 @@
 import { groupBy } from '../../core/grouping.js';
 import { lineItemsOf, listInvoiceRows } from '../../db/invoices.js';
-import type { Handler } from '../handler.js';
+import type { Handler } from '../handlerTypes.js';
 import { presentInvoice } from './present.js';
 
 /** Every invoice of the workspace with its line items, oldest first: two queries, whatever the count. */

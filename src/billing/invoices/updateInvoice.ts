@@ -1,4 +1,4 @@
-import type { Handler } from '../handler.js';
+import type { Handler } from '../handlerTypes.js';
 import { changeInvoice } from './changeInvoice.js';
 
 /** PATCH (current form): line item create, update and delete, and tag operations. */

@@ -1,4 +1,4 @@
-import type { Handler } from '../handler.js';
+import type { Handler } from '../handlerTypes.js';
 import { changeInvoice, type InvoiceChange } from './changeInvoice.js';
 
 /** The earlier POST update: an operation list; `update` sets a new amount at quantity 1. */

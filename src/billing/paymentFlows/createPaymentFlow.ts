@@ -5,9 +5,9 @@ import { planPayments } from '../../core/paymentPlans.js';
 import { createOnce } from '../../db/createOnce.js';
 import { findInvoice } from '../../db/invoices.js';
 import {
-  ensurePaymentAccounts, findFlowByRef, insertFlow, insertPayments, paymentsOfFlows, settlementFacts, type PaymentFlowRow,
+  ensurePaymentAccounts, findPaymentFlow, insertPaymentFlow, insertPayments, paymentsOfFlows, settlementFacts, type PaymentFlowRow,
 } from '../../db/paymentFlows.js';
-import type { Handler } from '../handler.js';
+import type { Handler } from '../handlerTypes.js';
 import { remainingOnInvoice, settle } from './settlement.js';
 
 /**
@@ -24,20 +24,20 @@ export const createPaymentFlow: Handler<'createPaymentFlow'> = async ({ sql, cal
     key: { field: 'external_id', value: body.external_id, scope: 'in this workspace' },
     // By external id only: a flow whose id happens to equal it does not hold the key.
     find: async () => {
-      const flow = await findFlowByRef(sql, workspaceId, body.external_id);
+      const flow = await findPaymentFlow(sql, workspaceId, body.external_id);
       return flow?.externalId === body.external_id ? flow : undefined;
     },
     same: sameFingerprint(requestHash),
-    create: (taken) => sql.begin(async (tx) => {
+    create: (taken) => sql.begin(async (trx) => {
       // Locked, so the plan reads balances no concurrent update or allocation is changing.
-      if (!await findInvoice(tx, workspaceId, invoiceId, { lock: true })) {
+      if (!await findInvoice(trx, workspaceId, invoiceId, { lock: true })) {
         const pointer = 'id' in body.invoice ? '/body/invoice/id' : '/body/invoice/external_id';
         throw new DomainError('unknown_invoice', `Invoice ${invoiceId} does not exist.`, { violations: [{ pointer, message: `invoice ${invoiceId} does not exist` }] });
       }
-      const flow = await insertFlow(tx, workspaceId, { externalId: body.external_id, invoiceId, requestHash }) ?? taken();
-      const planned = planPayments(remainingOnInvoice(await settlementFacts(tx, workspaceId, [invoiceId]), invoiceId));
-      const accounts = await ensurePaymentAccounts(tx, workspaceId, planned.map((payment) => ({ userId: payment.user, currency: payment.currency })));
-      await insertPayments(tx, workspaceId, flow.id, flow.created, planned.map((payment) => ({
+      const flow = await insertPaymentFlow(trx, workspaceId, { externalId: body.external_id, invoiceId, requestHash }) ?? taken();
+      const planned = planPayments(remainingOnInvoice(await settlementFacts(trx, workspaceId, [invoiceId]), invoiceId));
+      const accounts = await ensurePaymentAccounts(trx, workspaceId, planned.map((payment) => ({ userId: payment.user, currency: payment.currency })));
+      await insertPayments(trx, workspaceId, flow.id, flow.created, planned.map((payment) => ({
         batch: payment.batch, direction: payment.direction, userId: payment.user, currency: payment.currency,
         amount: payment.amount.toString(), paymentAccountId: accounts.get(`${payment.user}|${payment.currency}`)!,
       })));

@@ -1,11 +1,11 @@
 import { DomainError } from '../../core/errors.js';
-import { findFlowByRef, paymentsOfFlows, settlementFacts } from '../../db/paymentFlows.js';
-import type { Handler } from '../handler.js';
+import { findPaymentFlow, paymentsOfFlows, settlementFacts } from '../../db/paymentFlows.js';
+import type { Handler } from '../handlerTypes.js';
 import { settle } from './settlement.js';
 
 /** One flow by id or external id, with its plan's statuses as they are now. */
 export const getPaymentFlow: Handler<'getPaymentFlow'> = async ({ sql, caller, path }) => {
-  const flow = await findFlowByRef(sql, caller.workspaceId, path.payment_flow_ref);
+  const flow = await findPaymentFlow(sql, caller.workspaceId, path.payment_flow_ref);
   if (!flow) throw new DomainError('payment_flow_not_found', `Payment flow ${path.payment_flow_ref} does not exist.`);
   const [payments, facts] = await Promise.all([
     paymentsOfFlows(sql, caller.workspaceId, [flow.id]), settlementFacts(sql, caller.workspaceId, [flow.invoiceId])]);

@@ -1,7 +1,7 @@
 import { groupBy } from '../../core/grouping.js';
 import { planPayments } from '../../core/paymentPlans.js';
 import {
-  bumpPlan, ensurePaymentAccounts, insertPayments, lockFlowsOfInvoices, paymentsOfFlows, settlementFacts, updatePayments, type PaymentFlowRow, type PaymentRow,
+  bumpPaymentPlan, ensurePaymentAccounts, insertPayments, lockFlowsOfInvoices, paymentsOfFlows, settlementFacts, updatePayments, type PaymentFlowRow, type PaymentRow,
 } from '../../db/paymentFlows.js';
 import type { Db } from '../../db/sql.js';
 import { remainingOnInvoice } from './settlement.js';
@@ -48,7 +48,7 @@ async function followFlows(db: Db, workspaceId: string, invoiceId: string, flows
       batch: batchOf(planned.direction), direction: planned.direction, userId: planned.user, currency: planned.currency,
       amount: planned.amount.toString(), paymentAccountId: accounts.get(`${planned.user}|${planned.currency}`)!,
     })), Math.max(0, ...own.map((payment) => payment.position)) + 1);
-    await bumpPlan(db, workspaceId, flow.id, moment);
+    await bumpPaymentPlan(db, workspaceId, flow.id, moment);
   }
 }
 

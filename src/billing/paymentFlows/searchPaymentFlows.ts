@@ -1,7 +1,7 @@
 import { groupBy } from '../../core/grouping.js';
-import { pageFlows, paymentsOfFlows, settlementFacts } from '../../db/paymentFlows.js';
-import type { Handler } from '../handler.js';
-import { pageOf, pageRequest } from '../pages.js';
+import { pagePaymentFlows, paymentsOfFlows, settlementFacts } from '../../db/paymentFlows.js';
+import type { Handler } from '../handlerTypes.js';
+import { pageOf, searchPageRequest } from '../pages.js';
 import { settle } from './settlement.js';
 
 const SEARCH = 'payment-flows';
@@ -9,8 +9,8 @@ const SEARCH = 'payment-flows';
 /** Flows oldest first, optionally of one invoice, a page at a time. */
 export const searchPaymentFlows: Handler<'searchPaymentFlows'> = async ({ sql, caller, body, cursors }) => {
   const workspaceId = caller.workspaceId;
-  const request = pageRequest(cursors, SEARCH, workspaceId, body?.page_info);
-  const { rows, pageInfo } = pageOf(cursors, SEARCH, workspaceId, await pageFlows(sql, workspaceId, { invoiceId: body?.invoice_id, ...request }), request.limit);
+  const request = searchPageRequest(cursors, SEARCH, workspaceId, body?.page_info);
+  const { rows, pageInfo } = pageOf(cursors, SEARCH, workspaceId, await pagePaymentFlows(sql, workspaceId, { invoiceId: body?.invoice_id, ...request }), request.limit);
   const [payments, facts] = await Promise.all([
     paymentsOfFlows(sql, workspaceId, rows.map((row) => row.id)), settlementFacts(sql, workspaceId, rows.map((row) => row.invoiceId))]);
   const byFlow = groupBy(payments, (payment) => payment.flowId);

@@ -1,6 +1,6 @@
 import { DomainError } from '../../core/errors.js';
 import { findPayment, flowsById, paymentsOfFlows, settlementFacts } from '../../db/paymentFlows.js';
-import type { Handler } from '../handler.js';
+import type { Handler } from '../handlerTypes.js';
 import { settle } from '../paymentFlows/settlement.js';
 
 /** One payment by id (payments made by flows have no external id), with its derived status. */

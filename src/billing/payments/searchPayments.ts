@@ -1,7 +1,7 @@
 import { groupBy } from '../../core/grouping.js';
 import { flowsById, pagePayments, paymentsOfFlows, settlementFacts } from '../../db/paymentFlows.js';
-import type { Handler } from '../handler.js';
-import { pageOf, pageRequest } from '../pages.js';
+import type { Handler } from '../handlerTypes.js';
+import { pageOf, searchPageRequest } from '../pages.js';
 import { settle, type Payment } from '../paymentFlows/settlement.js';
 
 const SEARCH = 'payments';
@@ -9,7 +9,7 @@ const SEARCH = 'payments';
 /** Payments oldest first, optionally of one flow, a page at a time; statuses derived per flow. */
 export const searchPayments: Handler<'searchPayments'> = async ({ sql, caller, body, cursors }) => {
   const workspaceId = caller.workspaceId;
-  const request = pageRequest(cursors, SEARCH, workspaceId, body?.page_info);
+  const request = searchPageRequest(cursors, SEARCH, workspaceId, body?.page_info);
   const { rows, pageInfo } = pageOf(cursors, SEARCH, workspaceId, await pagePayments(sql, workspaceId, { flowId: body?.payment_flow_id, ...request }), request.limit);
   const flows = await flowsById(sql, workspaceId, [...new Set(rows.map((row) => row.flowId))]);
   const [siblings, facts] = await Promise.all([

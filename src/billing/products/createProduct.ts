@@ -5,7 +5,7 @@ import { splitRoleRefs, type RoleRef } from '../../core/roleRefs.js';
 import { createOnce } from '../../db/createOnce.js';
 import { ensureRolesByName, findProductByCode, findRolesById, insertProduct, type RoleRow } from '../../db/products.js';
 import type { Db } from '../../db/sql.js';
-import type { Handler } from '../handler.js';
+import type { Handler } from '../handlerTypes.js';
 import { presentProduct } from './present.js';
 
 /**
@@ -23,12 +23,12 @@ export const createProduct: Handler<'createProduct'> = async ({ sql, caller, bod
     key: { field: 'code', value: body.code, scope: 'in this workspace', code: 'product_code_taken' },
     find: () => findProductByCode(sql, workspaceId, body.code),
     same: sameFingerprint(requestHash),
-    create: (taken) => sql.begin(async (tx) => {
-      const resolve = await roleResolver(tx, workspaceId, {
+    create: (taken) => sql.begin(async (trx) => {
+      const resolve = await roleResolver(trx, workspaceId, {
         paid_by_roles: body.paid_by_roles ?? [],
         paid_to_roles: body.paid_to_roles ?? [],
       });
-      await insertProduct(tx, workspaceId, {
+      await insertProduct(trx, workspaceId, {
         code: body.code,
         description: body.description,
         requestHash,
@@ -37,7 +37,7 @@ export const createProduct: Handler<'createProduct'> = async ({ sql, caller, bod
           { relation: 'paid_to', roleIds: resolve(body.paid_to_roles ?? []) },
         ],
       }) ?? taken();
-      return (await findProductByCode(tx, workspaceId, body.code))!;
+      return (await findProductByCode(trx, workspaceId, body.code))!;
     }),
   });
   return result.replayed

@@ -1,6 +1,6 @@
 import { DomainError } from '../../core/errors.js';
 import { findProductByCode } from '../../db/products.js';
-import type { Handler } from '../handler.js';
+import type { Handler } from '../handlerTypes.js';
 import { presentProduct } from './present.js';
 
 export const getProduct: Handler<'getProduct'> = async ({ sql, caller, path }) => {

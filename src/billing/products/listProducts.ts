@@ -1,5 +1,5 @@
 import { listProducts as listProductRows } from '../../db/products.js';
-import type { Handler } from '../handler.js';
+import type { Handler } from '../handlerTypes.js';
 import { presentProduct } from './present.js';
 
 export const listProducts: Handler<'listProducts'> = async ({ sql, caller }) => ({

@@ -1,6 +1,6 @@
 import { groupBy } from '../../core/grouping.js';
 import { allocationsOfTransactions, listTransactionRows } from '../../db/transactions.js';
-import type { Handler } from '../handler.js';
+import type { Handler } from '../handlerTypes.js';
 import { presentTransaction } from './present.js';
 
 /** Transactions by posted time, optionally of one account (unknown: empty) and one reconciliation status. */

@@ -1,5 +1,5 @@
 import { allocationsOfInvoices } from '../../db/transactions.js';
-import type { Handler } from '../handler.js';
+import type { Handler } from '../handlerTypes.js';
 
 /** Allocations to any of the invoices given; not paginated, so `page_info` never has a cursor. */
 export const searchAllocations: Handler<'searchAllocations'> = async ({ sql, caller, body }) => {

@@ -8,10 +8,10 @@ import { ensureUsers, findUsersById } from '../../db/billingUsers.js';
 import { createOnce } from '../../db/createOnce.js';
 import type { Db } from '../../db/sql.js';
 import {
-  allocationsOfTransactions, ensureExternalAccount, existingInvoiceIds, findExternalAccount, findTransactionByExternalId,
-  insertTransaction, type ExternalAccount, type TransactionRow,
+  allocationsOfTransactions, ensureBillingExternalAccount, existingInvoiceIds, findBillingExternalAccount, findTransactionByExternalId,
+  insertTransaction, type BillingExternalAccount, type TransactionRow,
 } from '../../db/transactions.js';
-import type { Handler, RequestBody } from '../handler.js';
+import type { Handler, RequestBody } from '../handlerTypes.js';
 import { followInvoices } from '../paymentFlows/replan.js';
 import { presentTransaction } from './present.js';
 
@@ -32,9 +32,9 @@ export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller,
     key: { field: 'external_id', value: body.external_id, scope: 'in this workspace' },
     find: () => findTransactionByExternalId(sql, workspaceId, body.external_id),
     same: sameFingerprint(requestHash),
-    create: (taken) => sql.begin(async (tx) => {
+    create: (taken) => sql.begin(async (trx) => {
       // The account and the allocations' references are resolved together (pipelined).
-      const [account, allocations] = await Promise.all([resolveAccount(tx, workspaceId, body.account), resolveAllocations(tx, workspaceId, body)]);
+      const [account, allocations] = await Promise.all([resolveAccount(trx, workspaceId, body.account), resolveAllocations(trx, workspaceId, body)]);
       const allocated = body.allocations.reduce((sum, allocation) => sum + BigInt(allocation.amount), 0n);
       const magnitude = amount < 0n ? -amount : amount;
       if (allocated > magnitude) {
@@ -47,9 +47,9 @@ export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller,
         posted: body.posted, tags, allocated: allocated.toString(), requestHash, allocations,
       };
       // A concurrent sync of the same external id won: this one is its replay (or a reused key).
-      const times = await insertTransaction(tx, workspaceId, transaction) ?? taken();
+      const times = await insertTransaction(trx, workspaceId, transaction) ?? taken();
       // Payments of flows on these invoices complete with this transaction when it settles them.
-      await followInvoices(tx, workspaceId, allocations.map((allocation) => allocation.invoiceId), times.created);
+      await followInvoices(trx, workspaceId, allocations.map((allocation) => allocation.invoiceId), times.created);
       return { transaction, account, times };
     }),
   });
@@ -66,9 +66,9 @@ export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller,
 };
 
 /** By id (must exist), by external id (created on first use), or both (must name one account). */
-async function resolveAccount(db: Db, workspaceId: string, ref: Body['account']): Promise<ExternalAccount> {
+async function resolveAccount(db: Db, workspaceId: string, ref: Body['account']): Promise<BillingExternalAccount> {
   if (ref.id !== undefined) {
-    const byId = await findExternalAccount(db, workspaceId, { id: ref.id });
+    const byId = await findBillingExternalAccount(db, workspaceId, { id: ref.id });
     if (!byId || (ref.external_id !== undefined && byId.externalId !== ref.external_id)) {
       const message = byId ? `external account ${ref.id} has external id ${byId.externalId}, not ${ref.external_id}` : `external account ${ref.id} does not exist`;
       throw new DomainError('unknown_account', `External account ${ref.id} ${byId ? 'does not match the external id given' : 'does not exist'}.`, {
@@ -77,7 +77,7 @@ async function resolveAccount(db: Db, workspaceId: string, ref: Body['account'])
     }
     return byId;
   }
-  return ensureExternalAccount(db, workspaceId, ref.external_id!);
+  return ensureBillingExternalAccount(db, workspaceId, ref.external_id!);
 }
 
 /** Invoices must exist and users given by id too; users given by external id are created. */

@@ -18,8 +18,8 @@ import { requireLedgerMatch } from '../ledgerMatch.js';
 // createLedgerAccounts: one account per call of `createAccount`, inside the caller's transaction.
 
 /** The ledger that receives API-created accounts: it must exist and have no schema. */
-export async function ledgerForAccounts(tx: Db, workspaceId: string, match: LedgerMatchInput): Promise<LedgerRow> {
-  const ledger = await findLedger(tx, workspaceId, requireLedgerMatch(match));
+export async function ledgerForAccounts(trx: Db, workspaceId: string, match: LedgerMatchInput): Promise<LedgerRow> {
+  const ledger = await findLedger(trx, workspaceId, requireLedgerMatch(match));
   if (!ledger) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
   if (ledger.schemaKey) {
     throw new DomainError('invalid_input_provided', `Ledger ${ledger.ik} follows schema ${ledger.schemaKey}: its accounts come from the schema.`);
@@ -28,12 +28,12 @@ export async function ledgerForAccounts(tx: Db, workspaceId: string, match: Ledg
 }
 
 /** The parent named by a match input, in the same ledger. */
-export async function parentAccount(tx: Db, ledger: LedgerRow, match: LedgerAccountMatchInput): Promise<LedgerAccountRow> {
+export async function parentAccount(trx: Db, ledger: LedgerRow, match: LedgerAccountMatchInput): Promise<LedgerAccountRow> {
   if (match.id == null && match.path == null && match.ik == null) throw new DomainError('invalid_input_provided', 'Identify the parent account by id, path or ik.');
   if (match.ledger && (match.ledger.id ?? ledger.id) !== ledger.id && (match.ledger.ik ?? ledger.ik) !== ledger.ik) {
     throw new DomainError('invalid_input_provided', 'The parent account must be in the same ledger.');
   }
-  const parent = await findLedgerAccount(tx, ledger.workspaceId, { ledgerId: ledger.id, id: match.id ?? undefined, path: match.path ?? undefined, ik: match.ik ?? undefined });
+  const parent = await findLedgerAccount(trx, ledger.workspaceId, { ledgerId: ledger.id, id: match.id ?? undefined, path: match.path ?? undefined, ik: match.ik ?? undefined });
   if (!parent) throw new DomainError('ledger_account_not_found', 'No account of this ledger matches the parent given.');
   return parent;
 }
@@ -46,25 +46,25 @@ export type CreatedAccount = { account: LedgerAccountRow; isIkReplay: boolean };
  * (db/createOnce.ts).
  */
 export async function createAccount(
-  tx: Db, ledger: LedgerRow, request: AccountRequest, parent: (ParentAccount & { linkedAccountId: string | null }) | undefined, inherit: boolean,
+  trx: Db, ledger: LedgerRow, request: AccountRequest, parent: (ParentAccount & { linkedAccountId: string | null }) | undefined, inherit: boolean,
 ): Promise<CreatedAccount> {
   if (parent?.linkedAccountId) {
     throw new DomainError('invalid_input_provided', `${parent.path} is linked to an external account, so it cannot have children.`);
   }
-  const linked = request.linkedAccount ? await requireExternalAccount(tx, ledger.workspaceId, request.linkedAccount, `Account ${request.ik}: linkedAccount`) : undefined;
+  const linked = request.linkedAccount ? await requireExternalAccount(trx, ledger.workspaceId, request.linkedAccount, `Account ${request.ik}: linkedAccount`) : undefined;
   // A linked account holds its external account's currencies unless the request names them.
   const withCurrency = linked && !request.currency && !request.currencyMode
     ? { ...request, currencyMode: linked.currencyMode, currency: linked.currency ? parseCurrencyKey(linked.currency) : null }
     : request;
   const attributes = { ...newAccountAttributes(withCurrency, parent, inherit), linkedAccountId: linked?.id ?? null };
   if (linked) checkLinkedCurrency(attributes.path, attributes, linked);
-  await requireCurrencies(tx, ledger.workspaceId, [attributes.currencyCode]);
+  await requireCurrencies(trx, ledger.workspaceId, [attributes.currencyCode]);
   const requestHash = fingerprint({ name: request.name, parentId: parent?.id ?? null, ...attributes });
   const result = await createOnce({
     key: { field: 'ik', value: request.ik, scope: 'in this ledger' },
-    find: () => findLedgerAccount(tx, ledger.workspaceId, { ledgerId: ledger.id, ik: request.ik }),
+    find: () => findLedgerAccount(trx, ledger.workspaceId, { ledgerId: ledger.id, ik: request.ik }),
     same: sameFingerprint(requestHash),
-    create: async (taken) => await insertLedgerAccount(tx, {
+    create: async (taken) => await insertLedgerAccount(trx, {
       workspaceId: ledger.workspaceId, ledgerId: ledger.id, id: newId('acct'), ik: request.ik, parentId: parent?.id ?? null,
       name: request.name, requestHash, ...attributes,
     }) ?? taken(),

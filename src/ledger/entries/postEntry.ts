@@ -12,18 +12,18 @@ import type { PreparedEntry } from './prepareEntry.js';
  * Inserts the entry's planned accounts that still do not exist (a concurrent entry may have
  * created some since they were planned) and returns the posting with their final ids.
  */
-async function createPlannedAccounts(tx: Db, prepared: PreparedEntry): Promise<EntryPosting> {
+async function createPlannedAccounts(trx: Db, prepared: PreparedEntry): Promise<EntryPosting> {
   if (prepared.newAccounts.length === 0) return prepared.posting;
   const { workspaceId, ledgerId } = prepared.posting;
-  await lockLedgerAccountCreation(tx, workspaceId, ledgerId);
-  const existing = await accountIdsByPath(tx, workspaceId, ledgerId, prepared.newAccounts.map((account) => account.path));
+  await lockLedgerAccountCreation(trx, workspaceId, ledgerId);
+  const existing = await accountIdsByPath(trx, workspaceId, ledgerId, prepared.newAccounts.map((account) => account.path));
   const idOf = new Map<string, string>();
   for (const account of prepared.newAccounts) {
     const id = existing.get(account.path);
     if (id) idOf.set(account.id, id);
   }
   const remap = (id: string) => idOf.get(id) ?? id;
-  await insertLedgerAccounts(tx, prepared.newAccounts
+  await insertLedgerAccounts(trx, prepared.newAccounts
     .filter((account) => !existing.has(account.path))
     .map((account) => ({ ...account, parentId: account.parentId && remap(account.parentId) })));
   return {
@@ -49,14 +49,14 @@ export type BatchOutcome = { outcomes: PostingOutcome[] } | Refused;
 export async function postAll(
   sql: Sql, prepared: readonly PreparedEntry[], refuses: (outcome: PostingOutcome, index: number) => boolean,
 ): Promise<BatchOutcome> {
-  const posted = await retryingDeadlocks(() => transaction(sql, async (tx, refuse: (refusal: Refused) => never) => {
+  const posted = await retryingDeadlocks(() => transaction(sql, async (trx, refuse: (refusal: Refused) => never) => {
     const postings: EntryPosting[] = [];
-    for (const entry of prepared) postings.push(await createPlannedAccounts(tx, entry));
+    for (const entry of prepared) postings.push(await createPlannedAccounts(trx, entry));
     // Several entries in one transaction: take every balance lock first, in the global order.
     if (postings.length > 1) {
-      await lockBalances(tx, postings[0].workspaceId, postings.flatMap((posting) => posting.lines));
+      await lockBalances(trx, postings[0].workspaceId, postings.flatMap((posting) => posting.lines));
     }
-    const settled = await Promise.allSettled(postings.map((posting) => postLedgerEntry(tx, posting)));
+    const settled = await Promise.allSettled(postings.map((posting) => postLedgerEntry(trx, posting)));
     // After a failed condition the statements behind it fail as "transaction aborted": report the cause.
     const failed = settled.findIndex((result) => result.status === 'fulfilled' && 'failedCondition' in result.value);
     if (failed !== -1) refuse({ refused: failed, outcome: (settled[failed] as PromiseFulfilledResult<PostingOutcome>).value });
@@ -76,8 +76,8 @@ export async function postAll(
  * Posts inside the caller's transaction (creating planned accounts first). A failed condition
  * comes back as an outcome: the caller throws to roll its transaction back.
  */
-export async function postWithin(tx: Db, prepared: PreparedEntry): Promise<PostingOutcome> {
-  return postLedgerEntry(tx, await createPlannedAccounts(tx, prepared));
+export async function postWithin(trx: Db, prepared: PreparedEntry): Promise<PostingOutcome> {
+  return postLedgerEntry(trx, await createPlannedAccounts(trx, prepared));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { entriesPosted, postingDuration } from '../../http/metrics.js';
+import { entriesPosted, postingDuration } from '../../observability/metrics.js';
 
 // Every mutation that writes entries reports through here, so /metrics counts each written entry
 // once whichever path wrote it, and times refused and failed postings as well as written ones.

@@ -37,18 +37,18 @@ export async function reconcileEntry(ctx: GqlContext, input: LedgerEntryInput) {
   const posted = new Date(Math.max(...reconciled.map((item) => item.tx.posted.getTime()))).toISOString();
   const prepared: PreparedEntry = { ...draft, posting: { ...draft.posting, ik, posted } };
 
-  const answer = await timedPosting(() => ctx.sql.begin(async (tx) => {
+  const answer = await timedPosting(() => ctx.sql.begin(async (trx) => {
     // Locking the transactions serialises every reconcile and delete of them.
-    const locked = await lockTxs(tx, workspaceId, reconciled.map((item) => item.tx.id));
+    const locked = await lockTxs(trx, workspaceId, reconciled.map((item) => item.tx.id));
     const deleted = locked.find((row) => row.deletedAt !== null);
     if (deleted) throw new DomainError('tx_not_found', `Transaction ${deleted.id} was deleted.`);
-    const replay = await standingReplay(tx, workspaceId, reconciled, prepared.posting.requestHash);
+    const replay = await standingReplay(trx, workspaceId, reconciled, prepared.posting.requestHash);
     if (replay) return { entryId: replay, replayed: true as const };
-    const outcome = await postWithin(tx, prepared);
+    const outcome = await postWithin(trx, prepared);
     checkOutcome(prepared, outcome, ik);
     // The ik already names this very entry (its reconciliations are written): answer it.
     if (outcome.replayed) return { entryId: outcome.entryId, replayed: true as const };
-    await insertReconciliations(tx, workspaceId, reconciled.map((item) => ({
+    await insertReconciliations(trx, workspaceId, reconciled.map((item) => ({
       entryId: outcome.entryId, position: item.position, txId: item.tx.id, accountId: item.account.id,
     })));
     return { entryId: outcome.entryId, replayed: false as const, outcome };

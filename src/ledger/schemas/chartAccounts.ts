@@ -55,12 +55,12 @@ export async function linkPlannedRows(
  * instances too) and takes names and consistency from the chart. Types and currencies never
  * change: the schema check refuses versions that would change them.
  */
-export async function applyChart(tx: Db, ledger: Pick<LedgerRow, 'workspaceId' | 'id'>, chart: Chart): Promise<void> {
-  const existing = await accountPathsOfLedger(tx, ledger.workspaceId, ledger.id);
+export async function applyChart(trx: Db, ledger: Pick<LedgerRow, 'workspaceId' | 'id'>, chart: Chart): Promise<void> {
+  const existing = await accountPathsOfLedger(trx, ledger.workspaceId, ledger.id);
   const ids = new Map(existing.map((account) => [account.path, account.id]));
   const planned = missingAccounts(chart, new Set(ids.keys()));
-  await insertLedgerAccounts(tx, await linkPlannedRows(tx, ledger.workspaceId, planned, plannedAccountRows(ledger, planned, ids)));
-  await updateAccountAttributes(tx, ledger.workspaceId, existing.flatMap(({ id, path }) => {
+  await insertLedgerAccounts(trx, await linkPlannedRows(trx, ledger.workspaceId, planned, plannedAccountRows(ledger, planned, ids)));
+  await updateAccountAttributes(trx, ledger.workspaceId, existing.flatMap(({ id, path }) => {
     const chartAccount = resolvePath(chart, path).at(-1)!.chartAccount;
     const name = chartAccount.name ?? chartAccount.key;
     // A name with placeholders was rendered for its instance and stays as it is.

@@ -11,12 +11,12 @@ import { asMutationResult } from '../../mutationResult.js';
 export const createLedgerAccounts: NonNullable<MutationResolvers['createLedgerAccounts']> = (_parent, args, ctx) =>
   asMutationResult(ctx, 'createLedgerAccounts', () => {
     checkTree(args.ledgerAccounts);
-    return ctx.sql.begin(async (tx) => {
-      const ledger = await ledgerForAccounts(tx, ctx.caller.workspaceId, args.ledger);
+    return ctx.sql.begin(async (trx) => {
+      const ledger = await ledgerForAccounts(trx, ctx.caller.workspaceId, args.ledger);
       const created: CreatedAccount[] = [];
       for (const item of args.ledgerAccounts) {
-        const parent = item.parent ? await parentAccount(tx, ledger, item.parent) : undefined;
-        await createSubtree(tx, ledger, item, parent, created);
+        const parent = item.parent ? await parentAccount(trx, ledger, item.parent) : undefined;
+        await createSubtree(trx, ledger, item, parent, created);
       }
       return {
         __typename: 'CreateLedgerAccountsResult' as const,
@@ -27,10 +27,10 @@ export const createLedgerAccounts: NonNullable<MutationResolvers['createLedgerAc
   });
 
 /** Depth-first, parents before children: the order of the answer. */
-async function createSubtree(tx: Db, ledger: LedgerRow, item: CreateLedgerAccountsInput, parent: LedgerAccountRow | undefined, out: CreatedAccount[]) {
-  const created = await createAccount(tx, ledger, accountRequest(item), parent, true);
+async function createSubtree(trx: Db, ledger: LedgerRow, item: CreateLedgerAccountsInput, parent: LedgerAccountRow | undefined, out: CreatedAccount[]) {
+  const created = await createAccount(trx, ledger, accountRequest(item), parent, true);
   out.push(created);
-  for (const child of item.childLedgerAccounts ?? []) await createSubtree(tx, ledger, child, created.account, out);
+  for (const child of item.childLedgerAccounts ?? []) await createSubtree(trx, ledger, child, created.account, out);
 }
 
 /** Size, duplicate iks and misplaced fields are refused before any database work. */

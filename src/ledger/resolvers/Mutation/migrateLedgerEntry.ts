@@ -24,15 +24,15 @@ export const migrateLedgerEntry: NonNullable<MutationResolvers['migrateLedgerEnt
     if (target.ledger.id !== original.ledgerId) throw new DomainError('invalid_input_provided', 'The replacement must be in the original entry\'s ledger.');
     const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, original.ik, input, { prefetched: target.accounts });
 
-    const result = await timedPosting(() => ctx.sql.begin(async (tx) => {
+    const result = await timedPosting(() => ctx.sql.begin(async (trx) => {
       // Reversal and posting touch two sets of balances: lock them all first, in the global order.
       const planned = new Set(prepared.newAccounts.map((account) => account.id));
-      await lockBalances(tx, workspaceId, [
-        ...await linesOfEntry(tx, workspaceId, original.id),
+      await lockBalances(trx, workspaceId, [
+        ...await linesOfEntry(trx, workspaceId, original.id),
         ...prepared.posting.lines.filter((line) => !planned.has(line.accountId)),
       ]);
-      const reversal = (await reverseLedgerEntry(tx, workspaceId, original.id, newId('ent'), Array.from({ length: MAX_LINES_PER_ENTRY }, () => newId('line'))))!;
-      const outcome = await postWithin(tx, prepared);
+      const reversal = (await reverseLedgerEntry(trx, workspaceId, original.id, newId('ent'), Array.from({ length: MAX_LINES_PER_ENTRY }, () => newId('line'))))!;
+      const outcome = await postWithin(trx, prepared);
       // A refusal thrown here rolls the reversal back with the posting.
       checkOutcome(prepared, outcome, original.ik);
       return { reversal, posted: outcome };

@@ -30,12 +30,12 @@ export const syncCustomAccounts: NonNullable<MutationResolvers['syncCustomAccoun
       return { externalId: input.externalId, name: checkName(input.name, where), currencyMode, currency };
     });
     const workspaceId = ctx.caller.workspaceId;
-    const accounts = await ctx.sql.begin(async (tx) => {
-      const link = await requireCustomLink(tx, workspaceId, args.link);
-      await requireCurrencies(tx, workspaceId, wanted.map((account) => account.currency));
-      const existing = await lockExternalAccounts(tx, workspaceId, link.id, wanted.map((account) => account.externalId));
+    const accounts = await ctx.sql.begin(async (trx) => {
+      const link = await requireCustomLink(trx, workspaceId, args.link);
+      await requireCurrencies(trx, workspaceId, wanted.map((account) => account.currency));
+      const existing = await lockExternalAccounts(trx, workspaceId, link.id, wanted.map((account) => account.externalId));
       for (const account of existing) checkSameCurrency(account, wanted.find((item) => item.externalId === account.externalId)!);
-      const rows = await upsertExternalAccounts(tx, wanted.map((account) => ({ workspaceId, id: newId('xacct'), linkId: link.id, ...account })));
+      const rows = await upsertExternalAccounts(trx, wanted.map((account) => ({ workspaceId, id: newId('xacct'), linkId: link.id, ...account })));
       const byExternalId = new Map(rows.map((row) => [row.externalId, row]));
       // A twin created by a concurrent sync is compared too, after the upsert waited for it.
       return wanted.map((account) => checkSameCurrency(byExternalId.get(account.externalId)!, account));

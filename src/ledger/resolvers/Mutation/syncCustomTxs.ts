@@ -32,29 +32,29 @@ export const syncCustomTxs: NonNullable<MutationResolvers['syncCustomTxs']> = (_
       }
     });
     const workspaceId = ctx.caller.workspaceId;
-    const txs = await ctx.sql.begin(async (tx) => {
-      const link = await requireCustomLink(tx, workspaceId, args.link);
-      const wanted = await resolveTxs(tx, link, args.txs);
-      await requireCurrencies(tx, workspaceId, wanted.map((item) => item.currency));
-      const { live, lastSequence } = await txsForSync(tx, workspaceId, wanted.map((item) => ({ accountId: item.account.id, externalId: item.externalId })));
+    const txs = await ctx.sql.begin(async (trx) => {
+      const link = await requireCustomLink(trx, workspaceId, args.link);
+      const wanted = await resolveTxs(trx, link, args.txs);
+      await requireCurrencies(trx, workspaceId, wanted.map((item) => item.currency));
+      const { live, lastSequence } = await txsForSync(trx, workspaceId, wanted.map((item) => ({ accountId: item.account.id, externalId: item.externalId })));
       const liveByKey = new Map(live.map((row) => [pairKey(row.accountId, row.externalId), row]));
       const fresh = wanted.filter((item) => !liveByKey.has(pairKey(item.account.id, item.externalId))).map((item) => ({
         workspaceId, id: newId('tx'), linkId: link.id, accountId: item.account.id, externalId: item.externalId,
         sequence: (lastSequence.get(pairKey(item.account.id, item.externalId)) ?? 0) + 1,
         amount: item.amount, currency: item.currency, description: item.description, posted: item.posted,
       }));
-      for (const row of await insertTxs(tx, fresh)) liveByKey.set(pairKey(row.accountId, row.externalId), row);
+      for (const row of await insertTxs(trx, fresh)) liveByKey.set(pairKey(row.accountId, row.externalId), row);
       const answered: TxRow[] = [];
       const renamed: { id: string; description: string }[] = [];
       for (const item of wanted) {
         const key = pairKey(item.account.id, item.externalId);
         // Absent only when a concurrent sync recorded it first; compare with that one.
-        const row = liveByKey.get(key) ?? (await findTx(tx, workspaceId, { accountId: item.account.id, externalId: item.externalId }))!;
+        const row = liveByKey.get(key) ?? (await findTx(trx, workspaceId, { accountId: item.account.id, externalId: item.externalId }))!;
         checkSameTx(row, item);
         if (row.description !== item.description) renamed.push({ id: row.id, description: item.description });
         answered.push({ ...row, description: item.description });
       }
-      await updateTxDescriptions(tx, workspaceId, renamed);
+      await updateTxDescriptions(trx, workspaceId, renamed);
       return answered;
     });
     for (const row of txs) ctx.load.tx.prime(row.id, row);

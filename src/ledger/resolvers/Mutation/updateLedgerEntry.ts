@@ -10,11 +10,11 @@ import { findEntryByMatch } from '../Query/ledgerEntry.js';
  * reversed and reversing entries are immutable.
  */
 export const updateLedgerEntry: NonNullable<MutationResolvers['updateLedgerEntry']> = (_parent, args, ctx) =>
-  asMutationResult(ctx, 'updateLedgerEntry', () => ctx.sql.begin(async (tx) => {
+  asMutationResult(ctx, 'updateLedgerEntry', () => ctx.sql.begin(async (trx) => {
     const workspaceId = ctx.caller.workspaceId;
     const { tags = [], tagsToRemove = [], groups = [], ledgerLines = [] } = args.update;
-    const found = await findEntryByMatch(tx, workspaceId, args.ledgerEntry);
-    const entry = found && await lockLedgerEntry(tx, workspaceId, found.id);
+    const found = await findEntryByMatch(trx, workspaceId, args.ledgerEntry);
+    const entry = found && await lockLedgerEntry(trx, workspaceId, found.id);
     if (!entry) throw new DomainError('ledger_entry_not_found', 'No ledger entry matches the given id or ik.');
     if (entry.reversesId || entry.reversedById) {
       throw new DomainError('ledger_entry_immutable', `Entry ${entry.id} is ${entry.reversesId ? 'a reversal' : 'reversed'} and can no longer change.`);
@@ -26,7 +26,7 @@ export const updateLedgerEntry: NonNullable<MutationResolvers['updateLedgerEntry
     }
     if (nextGroups.length > MAX_GROUPS) throw new DomainError('invalid_input_provided', `An entry may have at most ${MAX_GROUPS} groups.`);
     if (ledgerLines?.length) {
-      const lines = new Map((await linesOfEntry(tx, workspaceId, entry.id)).map((line) => [line.id, line]));
+      const lines = new Map((await linesOfEntry(trx, workspaceId, entry.id)).map((line) => [line.id, line]));
       const seen = new Set<string>();
       const changes = ledgerLines.map((change) => {
         const line = lines.get(change.ledgerLine.id);
@@ -35,9 +35,9 @@ export const updateLedgerEntry: NonNullable<MutationResolvers['updateLedgerEntry
         seen.add(line.id);
         return { lineId: line.id, tags: retagged(line.tags, change.tags ?? [], change.tagsToRemove ?? [], `Line ${line.id}`) };
       });
-      await setLineTags(tx, workspaceId, entry.id, changes);
+      await setLineTags(trx, workspaceId, entry.id, changes);
     }
-    const updated = await setEntryLabels(tx, workspaceId, entry.id, nextTags, nextGroups);
+    const updated = await setEntryLabels(trx, workspaceId, entry.id, nextTags, nextGroups);
     return { __typename: 'UpdateLedgerEntryResult' as const, entry: updated };
   }));
 

@@ -1,23 +1,21 @@
-import type { RouterContext } from '@koa/router';
-import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { balanceQueueState, type QueueState } from '../db/balanceFold.js';
 import type { Sql } from '../db/sql.js';
-import type { AppState } from './context.js';
 
 // Prometheus metrics of this process (prom-client): requests by operation and status with a
-// latency histogram, GraphQL operations by name, ledger postings. One registry per process.
+// latency histogram, GraphQL operations by name, ledger postings, the pool and the fold's backlog.
+// One registry per process; features count here, http/requestMetrics.ts serves it.
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: 'tally_' });
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-const requests = new Counter({
+export const requests = new Counter({
   name: 'tally_http_requests_total', help: 'HTTP requests answered, by operation, method and status.',
   labelNames: ['operation', 'method', 'status'] as const, registers: [registry],
 });
-const requestDuration = new Histogram({
+export const requestDuration = new Histogram({
   name: 'tally_http_request_duration_seconds', help: 'Time to answer an HTTP request, by operation.',
   labelNames: ['operation'] as const, buckets: LATENCY_BUCKETS, registers: [registry],
 });
@@ -54,37 +52,6 @@ export function graphqlOperationName(name: string | null | undefined): string {
 export function countGraphqlOperation(name: string, type: string): void {
   graphqlOperations.inc({ operation_name: name, operation_type: type });
 }
-
-/** What @koa/router leaves on the context when a route matched: the route's path pattern. */
-type MatchedRoute = Pick<RouterContext, '_matchedRoute'>;
-
-/**
- * Records every request once answered; `ctx.state.operation` is set by the API that served it.
- * The time is also told to the client as `Server-Timing: app;dur=<ms>` (browsers' dev tools show
- * it; benchmarks read it to separate server time from the network).
- */
-export function requestMetrics(): Middleware<AppState, MatchedRoute> {
-  return async (ctx, next) => {
-    const stop = requestDuration.startTimer();
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      ctx.set('Server-Timing', `app;dur=${(performance.now() - started).toFixed(2)}`);
-      // Paths come from clients: a label is an operation id or a matched route, never a raw path.
-      const route = ctx._matchedRoute;
-      const operation = ctx.state.operation ?? (typeof route === 'string' ? route : ctx.status === 404 ? 'unknown_route' : 'other');
-      stop({ operation });
-      requests.inc({ operation, method: ctx.method, status: String(ctx.status) });
-    }
-  };
-}
-
-/** GET /metrics in the Prometheus text format. */
-export const serveMetrics: Middleware<AppState> = async (ctx) => {
-  ctx.type = registry.contentType;
-  ctx.body = await registry.metrics();
-};
 
 let poolSql: Sql | undefined;
 let poolMax = 0;

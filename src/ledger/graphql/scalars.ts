@@ -1,5 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
-import { scalarFormats, type StringScalar } from '../core/scalarFormats.js';
+import { scalarFormats, type StringScalar } from '../../core/scalarFormats.js';
 
 // Custom scalars check their format on the way in, so a malformed value is a coercion error that
 // names the argument, before any resolver runs. Money (Int96) is accepted only as a string.

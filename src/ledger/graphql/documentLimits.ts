@@ -3,7 +3,7 @@ import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { GraphQLError, type ValidationContext, type ValidationRule } from 'graphql';
-import { DomainError } from '../core/errors.js';
+import { DomainError } from '../../core/errors.js';
 
 // What one GraphQL request may ask for. Cost and list items are the guards that bound the work;
 // the others bound the document itself. Each default sits well above what the official SDK's

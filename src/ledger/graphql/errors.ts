@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
-import { DomainError } from '../core/errors.js';
-import type { AppContext, AppState } from '../http/context.js';
-import { errorResponses } from '../http/errors.js';
-import type { Logger } from '../http/log.js';
+import { DomainError } from '../../core/errors.js';
+import type { AppContext, AppState } from '../../http/context.js';
+import { errorResponses } from '../../http/errors.js';
+import type { Logger } from '../../observability/log.js';
 
 // Failures before or around execution (authentication, admission, unreadable bodies, methods,
 // media types) still answer in the GraphQL response shape, so a GraphQL client can read them:

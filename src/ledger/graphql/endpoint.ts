@@ -2,15 +2,15 @@ import type { IncomingMessage } from 'node:http';
 import { getOperationAST, GraphQLError, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http';
 import type { Middleware } from 'koa';
-import { expectedFailure } from '../db/errors.js';
-import type { AppState } from '../http/context.js';
-import type { Logger } from '../http/log.js';
-import { countGraphqlOperation, graphqlOperationName } from '../http/metrics.js';
-import { createGqlContext, type GqlContext, type GqlServices } from './context.js';
+import { expectedFailure } from '../../db/errors.js';
+import type { AppState } from '../../http/context.js';
+import type { Logger } from '../../observability/log.js';
+import { countGraphqlOperation, graphqlOperationName } from '../../observability/metrics.js';
+import { createGqlContext, type GqlContext, type GqlServices } from '../context.js';
 import { createDocumentCache } from './documentCache.js';
-import { graphqlErrorBody, responseMediaType, transportError } from './graphqlErrors.js';
-import { parseAndCheckParams, withCode } from './graphqlRequests.js';
-import type { DocumentLimits } from './limits.js';
+import { graphqlErrorBody, responseMediaType, transportError } from './errors.js';
+import { parseAndCheckParams, withCode } from './requests.js';
+import type { DocumentLimits } from './documentLimits.js';
 
 /**
  * POST/GET /graphql over graphql-http's core handler, with our own Koa glue so that one place

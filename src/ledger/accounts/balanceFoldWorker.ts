@@ -1,8 +1,8 @@
-import { foldBalanceQueue } from '../db/balanceFold.js';
-import type { Sql } from '../db/sql.js';
-import { expectedFailure } from '../db/errors.js';
-import type { Logger } from '../http/log.js';
-import { balanceFoldRows } from '../http/metrics.js';
+import { foldBalanceQueue } from '../../db/balanceFold.js';
+import type { Sql } from '../../db/sql.js';
+import { expectedFailure } from '../../db/errors.js';
+import type { Logger } from '../../observability/log.js';
+import { balanceFoldRows } from '../../observability/metrics.js';
 
 // The background fold of eventual balance updates: queued deltas move into stored balances and
 // buckets in batches, each batch one transaction. A full batch means more are waiting, so the

@@ -1,12 +1,12 @@
 import { GraphQLError, parse, validate, type DocumentNode, type ValidationRule } from 'graphql';
-import { DEFAULT_DOCUMENT_LIMITS, documentLimitRules, limitExceeded, type DocumentLimits } from './limits.js';
+import { DEFAULT_DOCUMENT_LIMITS, documentLimitRules, limitExceeded, type DocumentLimits } from './documentLimits.js';
 import { withMutationTypenames } from './mutationTypenames.js';
-import { unstorableTextRule } from './textRule.js';
+import { unstorableTextRule } from './unstorableTextRule.js';
 
 // Parsing and validating a document costs ~100x executing a small one, and clients send the same
 // few documents over and over: cache valid documents, by query text. The cache is bounded by
 // count and by total text size (a document may be mostly a long comment), and the limits of
-// limits.ts are checked once per document, before graphql's own rules.
+// documentLimits.ts are checked once per document, before graphql's own rules.
 
 const MAX_DOCUMENTS = 1000;
 const MAX_SOURCE_CHARACTERS = 4 * 1024 * 1024;

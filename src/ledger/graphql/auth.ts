@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
-import { checkBearer } from '../http/bearerAuth.js';
-import type { AppState } from '../http/context.js';
-import type { InFlightLimiter } from '../http/inFlight.js';
+import { checkBearer } from '../../http/bearerAuth.js';
+import type { AppState } from '../../http/context.js';
+import type { InFlightLimiter } from '../../http/inFlight.js';
 
 /** Bearer auth and admission for /graphql; failures are thrown for graphqlErrors to render. */
 export function graphqlAuth(signingKey: Buffer, limiter: InFlightLimiter): Middleware<AppState> {

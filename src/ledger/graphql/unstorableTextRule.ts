@@ -1,9 +1,9 @@
 import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
-import { textProblem } from '../core/text.js';
+import { textProblem } from '../../core/text.js';
 
 /**
  * Refuses string literals (plain or block, anywhere in the document) that PostgreSQL cannot
- * store: NUL and unpaired surrogates. Variables get the same check in graphqlRequests.ts.
+ * store: NUL and unpaired surrogates. Variables get the same check in requests.ts.
  */
 export function unstorableTextRule(context: ValidationContext): ASTVisitor {
   return {

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { parseRequestParams, type Request } from 'graphql-http';
-import { findUnstorableText } from '../core/text.js';
+import { findUnstorableText } from '../../core/text.js';
 
 // How a GraphQL request's parameters are read and its errors given a catalogue code, shared by
 // the server's endpoint and the ledger mock so that both answer a bad request with the same codes.

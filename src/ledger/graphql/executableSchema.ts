@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLScalarType, type GraphQLSchema } from 'graphql';
-import { SDL_PATH } from '../http/contracts.js';
-import { resolvers } from './resolvers/index.js';
+import { SDL_PATH } from '../../http/contracts.js';
+import { resolvers } from '../resolvers/index.js';
 import { scalarResolvers } from './scalars.js';
 
 /** spec/ledger.graphql with Tally's resolvers; building it checks every resolver names a real field. */
