@@ -5,15 +5,15 @@
 // less; a batch follows its payments and its dependencies; the flow follows its batches.
 
 export type Direction = 'inbound' | 'outbound';
-/** `user` identifies the user; `sortKey` (the external id) orders the plan. */
-export type Remaining = { user: string; sortKey: string; currency: string; direction: Direction; amount: bigint };
-export type PlannedPayment = Remaining & { batch: number };
+/** `user` identifies the user; `sortKey` (the external id) orders the plan; the caller's currency type passes through. */
+export type Remaining<Currency extends string = string> = { user: string; sortKey: string; currency: Currency; direction: Direction; amount: bigint };
+export type PlannedPayment<Currency extends string = string> = Remaining<Currency> & { batch: number };
 
 const LABELS: Record<Direction, string> = { inbound: 'Collect payins', outbound: 'Disburse payouts' };
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The payments of a new plan, with batch numbers (batches without payments are left out). */
-export function planPayments(remaining: readonly Remaining[]): PlannedPayment[] {
+export function planPayments<Currency extends string>(remaining: readonly Remaining<Currency>[]): PlannedPayment<Currency>[] {
   const positive = remaining.filter((item) => item.amount > 0n)
     .sort((a, b) => byText(a.sortKey, b.sortKey) || byText(a.currency, b.currency));
   const inbound = positive.filter((item) => item.direction === 'inbound');

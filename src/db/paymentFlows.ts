@@ -1,6 +1,10 @@
 import { newId } from '../core/ids.js';
 import { jsonb } from './json.js';
 import type { Db } from './sql.js';
+import type { components } from '../../generated/billing.js';
+
+type CurrencyCode = components['schemas']['CurrencyCode'];
+type PaymentDirection = components['schemas']['PaymentDirection'];
 
 export type PaymentFlowRow = {
   id: string; externalId: string; invoiceId: string; type: 'single_invoice_settlement'; requestHash: string; created: Date;
@@ -8,15 +12,15 @@ export type PaymentFlowRow = {
 };
 
 export type PaymentRow = {
-  id: string; flowId: string; batch: number; position: number; direction: 'inbound' | 'outbound';
-  userId: string; userExternalId: string; currency: string; amount: string; paymentAccountId: string; created: Date;
+  id: string; flowId: string; batch: number; position: number; direction: PaymentDirection;
+  userId: string; userExternalId: string; currency: CurrencyCode; amount: string; paymentAccountId: string; created: Date;
   modified: Date; completedAt: Date | null;
 };
 
 /** What decides a flow's statuses: its invoice's line items and allocations, with transaction times. */
 export type SettlementFacts = {
-  lineItems: { invoiceId: string; userId: string; userExternalId: string; currency: string; type: 'payin' | 'payout'; amount: string }[];
-  allocations: { invoiceId: string; userId: string; userExternalId: string; currency: string; type: 'invoice_payin' | 'invoice_payout'; amount: string; transactionId: string; transactionCreated: Date }[];
+  lineItems: { invoiceId: string; userId: string; userExternalId: string; currency: CurrencyCode; type: 'payin' | 'payout'; amount: string }[];
+  allocations: { invoiceId: string; userId: string; userExternalId: string; currency: CurrencyCode; type: 'invoice_payin' | 'invoice_payout'; amount: string; transactionId: string; transactionCreated: Date }[];
   invoiceModified: Map<string, Date | null>;
 };
 
@@ -68,7 +72,7 @@ export async function flowsById(db: Db, workspaceId: string, ids: readonly strin
 }
 
 /** The payment account of each user in each currency, created the first time a plan needs it. */
-export async function ensurePaymentAccounts(db: Db, workspaceId: string, pairs: readonly { userId: string; currency: string }[]): Promise<Map<string, string>> {
+export async function ensurePaymentAccounts(db: Db, workspaceId: string, pairs: readonly { userId: string; currency: CurrencyCode }[]): Promise<Map<string, string>> {
   const unique = [...new Map(pairs.map((pair) => [`${pair.userId}|${pair.currency}`, pair])).values()]
     .sort((a, b) => (`${a.userId}|${a.currency}` < `${b.userId}|${b.currency}` ? -1 : 1));
   if (unique.length === 0) return new Map();
@@ -79,14 +83,14 @@ export async function ensurePaymentAccounts(db: Db, workspaceId: string, pairs: 
     from unnest(${unique.map(() => newId('pacct'))}::text[], ${unique.map((p) => p.userId)}::text[], ${unique.map((p) => p.currency)}::text[]) as t(id, user_id, currency)
     order by t.user_id, t.currency
     on conflict (workspace_id, user_id, currency) do nothing`;
-  const rows = await db<{ id: string; userId: string; currency: string }[]>`
+  const rows = await db<{ id: string; userId: string; currency: CurrencyCode }[]>`
     /* findPaymentAccounts */
     select id, user_id as "userId", currency from payment_accounts
     where workspace_id = ${workspaceId} and user_id = any(${unique.map((p) => p.userId)}::text[])`;
   return new Map(rows.map((row) => [`${row.userId}|${row.currency}`, row.id]));
 }
 
-export type NewPayment = { batch: number; direction: string; userId: string; currency: string; amount: string; paymentAccountId: string };
+export type NewPayment = { batch: number; direction: PaymentDirection; userId: string; currency: CurrencyCode; amount: string; paymentAccountId: string };
 
 /** Appends payments to the flow's plan, from the given position on. */
 export async function insertPayments(db: Db, workspaceId: string, flowId: string, created: Date, payments: readonly NewPayment[], firstPosition = 1): Promise<void> {

@@ -2,6 +2,9 @@ import type { Tag } from '../core/billingTags.js';
 import { newId } from '../core/ids.js';
 import { jsonb } from './json.js';
 import type { Db } from './sql.js';
+import type { components } from '../../generated/billing.js';
+
+type CurrencyCode = components['schemas']['CurrencyCode'];
 
 export type BillingExternalAccount = { id: string; externalId: string };
 
@@ -12,7 +15,7 @@ export type TransactionRow = {
   accountExternalId: string;
   /** numeric as exact text: money never becomes a JS number. */
   amount: string;
-  currency: string;
+  currency: CurrencyCode;
   posted: Date;
   tags: Tag[];
   allocated: string;
@@ -76,7 +79,7 @@ export async function findTransactionByExternalId(db: Db, workspaceId: string, e
 }
 
 export type NewTransaction = {
-  id: string; externalId: string; accountId: string; amount: string; currency: string; posted: string; tags: Tag[];
+  id: string; externalId: string; accountId: string; amount: string; currency: CurrencyCode; posted: string; tags: Tag[];
   allocated: string; requestHash: string;
   allocations: { id: string; invoiceId: string; userId: string; type: string; amount: string }[];
 };

@@ -14,9 +14,9 @@ const directionOf = (type: string): Direction => (type === 'payin' || type === '
 const keyOf = (userId: string, currency: string, direction: Direction) => `${userId}|${currency}|${direction}`;
 
 /** What each user still owes (inbound) or is owed (outbound) on the invoice, per currency. */
-export function remainingOnInvoice(facts: SettlementFacts, invoiceId: string): Remaining[] {
-  const sums = new Map<string, Remaining>();
-  const add = (userId: string, externalId: string, currency: string, direction: Direction, amount: bigint) => {
+export function remainingOnInvoice(facts: SettlementFacts, invoiceId: string): Remaining<Currency>[] {
+  const sums = new Map<string, Remaining<Currency>>();
+  const add = (userId: string, externalId: string, currency: Currency, direction: Direction, amount: bigint) => {
     const key = keyOf(userId, currency, direction);
     const entry = sums.get(key) ?? { user: userId, sortKey: externalId, currency, direction, amount: 0n };
     entry.amount += amount;
@@ -48,12 +48,12 @@ export function settle(flow: PaymentFlowRow, payments: readonly PaymentRow[], fa
   const { states, batches, flowStatus } = deriveStatuses(inputs);
   const views: PaymentView[] = payments.map((payment, index) => ({
     payment: {
-      id: payment.id, amount: payment.amount, created: payment.created.toISOString(), currency: payment.currency as Currency,
+      id: payment.id, amount: payment.amount, created: payment.created.toISOString(), currency: payment.currency,
       direction: payment.direction, modified: states[index].changed.toISOString(), payment_account_id: payment.paymentAccountId,
       payment_flow_id: flow.id, status: states[index].status, transaction_ids: inputs[index].transactionIds,
     },
     planEntry: {
-      amount: payment.amount, currency: payment.currency as Currency, direction: payment.direction, payment_id: payment.id,
+      amount: payment.amount, currency: payment.currency, direction: payment.direction, payment_id: payment.id,
       status: states[index].status, user: { id: payment.userId, external_id: payment.userExternalId },
     },
   }));

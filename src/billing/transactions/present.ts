@@ -21,7 +21,7 @@ export function presentTransaction(row: TransactionRow, allocations: readonly Al
     })),
     amount: row.amount,
     created: row.created.toISOString(),
-    currency: row.currency as Currency,
+    currency: row.currency,
     external_id: row.externalId,
     posted: row.posted.toISOString(),
     tags: row.tags,
