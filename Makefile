@@ -4,7 +4,7 @@ SHELL := /bin/bash
 BIN := node_modules/.bin
 NODE_TS := node --import tsx/esm
 
-.PHONY: help install run generate check-generated lint-spec sdk release-contract typecheck test test-long fuzz mock admin bench bench-ledger bench-ledger-balances bench-billing clean clean-data
+.PHONY: help install run generate check-generated lint format lint-spec sdk release-contract typecheck test test-long fuzz mock admin bench bench-ledger bench-ledger-balances bench-billing clean clean-data
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -25,6 +25,9 @@ generate: install ## Regenerate generated/ from spec/ (commit the result)
 check-generated: install ## Fail when generated/ is stale against spec/
 	$(BIN)/vitest run --config test/vitest.config.ts test/spec/generated.test.ts
 
+lint: install ## Lint src, test and bench (typescript-eslint, type-checked rules)
+	$(BIN)/eslint --max-warnings=0 .
+
 lint-spec: install ## Lint the OpenAPI contract with Spectral and Redocly CLI (no errors, no warnings)
 	$(BIN)/spectral lint --fail-severity=warn --ruleset spec/.spectral.yaml spec/billing.openapi.yaml
 	REDOCLY_TELEMETRY=off $(BIN)/redocly lint --config spec/redocly.yaml --format=summary spec/billing.openapi.yaml
@@ -38,8 +41,9 @@ sdk: install ## Generate clients from spec/ into .sdk/ (hey-api, orval, graphql-
 typecheck: install ## Type-check src, test and bench
 	$(BIN)/tsc --noEmit -p tsconfig.json
 
-test: install ## Type-check, then run every test (spec lint, drift check, unit, integration, contract, SDK)
+test: install ## Type-check and lint, then run every test (spec lint, drift check, unit, integration, contract, SDK)
 	$(BIN)/tsc --noEmit -p tsconfig.json
+	$(BIN)/eslint --max-warnings=0 .
 	@rm -f .vitest.json
 	@status=0; $(BIN)/vitest run --config test/vitest.config.ts --reporter=default --reporter=json \
 	  --outputFile.json=.vitest.json || status=$$?; \

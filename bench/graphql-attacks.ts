@@ -24,8 +24,8 @@ async function startServer(root: string, databaseUrl: string): Promise<Server> {
     cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', BOOTSTRAP_CLIENT_ID: 'bench', BOOTSTRAP_CLIENT_SECRET: 'bench-secret' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => chunk.includes('"listening"') && resolve()));
-  child.stdout!.resume();
+  await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => chunk.includes('"listening"') && resolve()));
+  child.stdout.resume();
   return { child, url: `http://127.0.0.1:${port}` };
 }
 

@@ -98,6 +98,6 @@ function isExpected(error: unknown): error is Error {
 }
 
 main().catch((error) => {
-  process.stderr.write(`${isExpected(error) ? error.message : error?.stack ?? error}\n`);
+  process.stderr.write(`${isExpected(error) ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

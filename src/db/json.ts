@@ -21,3 +21,10 @@ export function parsedJson(value: Readonly<Record<string, unknown>>): Json {
   // The one narrowing in Tally from unknown to Json: the scalar that produced `value` admits nothing else.
   return value as Json;
 }
+
+/** What a jsonb column gives back for `value`: undefined properties gone, as after a round trip. */
+export function asStored<T extends Json>(value: T): T {
+  const stored: unknown = JSON.parse(JSON.stringify(value));
+  // JSON of a Json value reads back as the same shape, minus properties that were undefined.
+  return stored as T;
+}

@@ -146,12 +146,12 @@ export async function insertLedgerAccounts(db: Db, accounts: readonly NewLedgerA
                                  currency_code, consistency, linked_account_id, request_hash)
     select t.workspace_id, t.ledger_id, t.id, t.ik, t.path, t.parent_id, t.depth, t.name, t.type, t.currency_mode,
            t.currency_code, t.consistency::jsonb, t.linked_account_id, t.request_hash
-    from unnest(${column('workspaceId') as string[]}::text[], ${column('ledgerId') as string[]}::text[], ${column('id') as string[]}::text[],
-                ${column('ik') as string[]}::text[], ${column('path') as string[]}::text[], ${column('parentId') as string[]}::text[],
-                ${column('depth') as number[]}::smallint[], ${column('name') as string[]}::text[], ${column('type') as string[]}::text[],
-                ${column('currencyMode') as string[]}::text[], ${column('currencyCode') as string[]}::text[],
-                ${accounts.map((account) => JSON.stringify(account.consistency))}::text[], ${column('linkedAccountId') as string[]}::text[],
-                ${column('requestHash') as string[]}::text[])
+    from unnest(${column('workspaceId')}::text[], ${column('ledgerId')}::text[], ${column('id')}::text[],
+                ${column('ik')}::text[], ${column('path')}::text[], ${column('parentId')}::text[],
+                ${column('depth')}::smallint[], ${column('name')}::text[], ${column('type')}::text[],
+                ${column('currencyMode')}::text[], ${column('currencyCode')}::text[],
+                ${accounts.map((account) => JSON.stringify(account.consistency))}::text[], ${column('linkedAccountId')}::text[],
+                ${column('requestHash')}::text[])
       as t(workspace_id, ledger_id, id, ik, path, parent_id, depth, name, type, currency_mode, currency_code, consistency, linked_account_id,
            request_hash)`;
 }

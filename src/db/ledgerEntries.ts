@@ -1,5 +1,5 @@
 import type { EntryParameters } from '../core/entryTypes.js';
-import { jsonb } from './json.js';
+import { asStored, jsonb } from './json.js';
 import type { Db } from './sql.js';
 
 export type LedgerEntryRow = {
@@ -77,7 +77,7 @@ export function postedRows(posting: EntryPosting, created: Date, position: numbe
       workspaceId, ledgerId, id: entryId, ik: posting.ik, type: posting.type, typeVersion: posting.typeVersion,
       parameters: posting.parameters, description: posting.description, posted, created,
       tags: posting.tags, groups: posting.groups,
-      conditions: JSON.parse(JSON.stringify(posting.conditions)), reversalPosition: position, reversesId: null, reversedById: null,
+      conditions: asStored(posting.conditions), reversalPosition: position, reversesId: null, reversedById: null,
       reversedAt: null, requestHash: posting.requestHash,
     },
     lines: posting.lines.map((line, index) => ({

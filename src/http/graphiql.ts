@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { introspectionFromSchema, type GraphQLSchema } from 'graphql';
+import type { RouterContext } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { AppState } from './context.js';
 import { PAGE_POLICY } from './contentSecurityPolicy.js';
@@ -29,7 +30,8 @@ const EXAMPLES_DIR = new URL('../../spec/examples/ledger/', import.meta.url);
 /** The ledger examples as GraphiQL tabs: the operation, its variables and a headers template. */
 function exampleTabs(): { query: string; variables: string; headers: string }[] {
   return fs.readdirSync(EXAMPLES_DIR).filter((name) => name.endsWith('.graphql')).sort().map((name) => {
-    const variables = JSON.parse(fs.readFileSync(new URL(name.replace(/\.graphql$/, '.json'), EXAMPLES_DIR), 'utf8')).variables ?? {};
+    const example = JSON.parse(fs.readFileSync(new URL(name.replace(/\.graphql$/, '.json'), EXAMPLES_DIR), 'utf8')) as { variables?: unknown };
+    const variables = example.variables ?? {};
     return { query: fs.readFileSync(new URL(name, EXAMPLES_DIR), 'utf8'), variables: JSON.stringify(variables, null, 2), headers: HEADERS };
   });
 }
@@ -93,22 +95,25 @@ export const graphiqlPage: Middleware<AppState> = (ctx) => {
 
 const cache = new Map<string, Buffer>();
 
+/** What @koa/router leaves on the context: the matched route's parameters. */
+type RouteParams = Pick<RouterContext, 'params'>;
+
 /** The IDE's assets, and the contract's introspection result for its docs pane. */
-export function graphiqlAssets(schema: GraphQLSchema): Middleware<AppState> {
+export function graphiqlAssets(schema: GraphQLSchema): Middleware<AppState, RouteParams> {
   let introspection: string | undefined;
   return (ctx, next) => {
-    if (ctx.params?.asset === 'introspection.json') {
+    if (ctx.params.asset === 'introspection.json') {
       introspection ??= JSON.stringify({ data: introspectionFromSchema(schema, { descriptions: true }) });
       ctx.type = 'application/json';
       ctx.body = introspection;
       return;
     }
-    return serveAsset(ctx, next);
+    return serveAsset(ctx, next) as Promise<void>;
   };
 }
 
-const serveAsset: Middleware<AppState> = (ctx, next) => {
-  const asset = ASSETS[ctx.params?.asset as string];
+const serveAsset: Middleware<AppState, RouteParams> = (ctx, next) => {
+  const asset = ASSETS[ctx.params.asset];
   if (!asset) return next();
   let body = cache.get(asset.file);
   if (!body) cache.set(asset.file, (body = fs.readFileSync(asset.file)));

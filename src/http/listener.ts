@@ -1,4 +1,4 @@
-import http, { type RequestListener, type Server } from 'node:http';
+import http, { type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { answerMalformedRequests } from './clientErrors.js';
 
 // The HTTP server is bound before anything else happens at start, so a second Tally on a busy
@@ -49,7 +49,8 @@ export async function bindListener(port: number, host: string, timeouts: Listene
 }
 
 /** Hands every later request to the ready app. */
-export function serveWith(server: Server, listener: RequestListener): void {
+export function serveWith(server: Server, app: (request: IncomingMessage, response: ServerResponse) => Promise<void>): void {
   server.removeListener('request', answerStarting);
-  server.on('request', listener);
+  // Koa's callback answers its own errors; the promise it returns has nothing left to report.
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => void app(request, response));
 }

@@ -13,7 +13,7 @@ export type GqlContext = {
   requestId: string;
   log: Logger;
   /** Pages of the named list (`ledgers`, `schema-versions:<key>`...) with cursors bound to it and the caller's workspace. */
-  pages(list: string): Pager;
+  pages: (list: string) => Pager;
   /** Batched lookups by id, scoped to the caller's workspace and this request. */
   load: Loaders;
 };

@@ -80,7 +80,7 @@ describe.skipIf(!CHROMIUM)('in a browser', () => {
     await page.waitForSelector('.graphiql-execute-button', { timeout: 30_000 });
     // The query editor holds the welcome query; the Headers editor takes the token.
     await page.evaluate((token: string) => {
-      const editors = Array.from(document.querySelectorAll('.CodeMirror')) as (Element & { CodeMirror: { getValue(): string; setValue(v: string): void } })[];
+      const editors = Array.from<Element & { CodeMirror: { getValue(): string; setValue(v: string): void } }>(document.querySelectorAll('.CodeMirror'));
       const headers = editors.find((editor) => editor.CodeMirror.getValue().includes('Authorization'))!;
       headers.CodeMirror.setValue(JSON.stringify({ Authorization: `Bearer ${token}` }));
     }, workspace.token);
@@ -97,7 +97,7 @@ describe.skipIf(!CHROMIUM)('in a browser', () => {
     expect(foreign).toEqual([]);
     if (process.env.UPDATE_SCREENSHOTS) {
       await page.evaluate(() => {
-        const editors = Array.from(document.querySelectorAll('.CodeMirror')) as (Element & { CodeMirror: { getValue(): string; setValue(v: string): void } })[];
+        const editors = Array.from<Element & { CodeMirror: { getValue(): string; setValue(v: string): void } }>(document.querySelectorAll('.CodeMirror'));
         editors.find((editor) => editor.CodeMirror.getValue().includes('Authorization'))!.CodeMirror.setValue('{"Authorization": "Bearer <your access token>"}');
       });
       await page.screenshot({ path: path.join(SCREENSHOTS, 'graphiql.png') });

@@ -10,7 +10,7 @@ import { spawnTally } from '../support/tallyProcess.js';
 import { fetchToken } from '../support/token.js';
 import { verify, type Check } from './verify.js';
 import {
-  ASSETS, BILLING_ACCOUNTS, EXTERNAL_ACCOUNT, INCOME, KINDS, LEDGER_IK, LIABILITIES, LINK_IK, LINKED, PRODUCT, runClient,
+  ASSETS, EXTERNAL_ACCOUNT, INCOME, KINDS, LEDGER_IK, LIABILITIES, LINK_IK, LINKED, PRODUCT, runClient,
   type Api, type ClientStats, type Kind, type OpRecord,
 } from './workload.js';
 
@@ -192,7 +192,7 @@ async function graphqlSetup(api: Api, query: string, variables: Record<string, u
   const body = (await response.json()) as { data?: any; errors?: unknown[] };
   const answer = body.data && Object.values(body.data)[0] as { __typename?: string } | undefined;
   if (!answer?.__typename?.endsWith('Result')) throw new Error(`crash setup failed: ${JSON.stringify(body)}`);
-  return answer as any;
+  return answer;
 }
 
 /** The ledger, its accounts (strong and eventual), the bank link with its linked account, and the product. */

@@ -1,5 +1,5 @@
 import {
-  coerceInputValue, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType,
+  coerceInputValue, getNamedType, isEnumType, isInputObjectType, isInterfaceType, isListType, isNonNullType, isObjectType,
   isUnionType, type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLSchema,
 } from 'graphql';
 import { ATTACKS } from '../support/graphqlAttacks.js';
@@ -87,7 +87,7 @@ export function graphqlCaseGenerator(schema: GraphQLSchema, world: GraphqlWorld)
 
   function documentFor(root: (typeof roots)[number]): string {
     const { field, operation } = root;
-    const declared = field.args.map((arg) => `$${arg.name}: ${arg.type}`).join(', ');
+    const declared = field.args.map((arg) => `$${arg.name}: ${arg.type.toString()}`).join(', ');
     const passed = field.args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
     return `${operation} Fuzz${declared ? `(${declared})` : ''} { ${field.name}${passed ? `(${passed})` : ''} ${selectionOf(field)} }`;
   }

@@ -28,7 +28,7 @@ export function mutateJson(value: unknown, random: Random): { value: unknown; ki
   const root = { value: structuredClone(value ?? {}) as Json };
   const all = locations(root.value);
   const strings = all.filter((l) => typeof l.value === 'string');
-  const objects = all.filter((l) => l.value && typeof l.value === 'object' && !Array.isArray(l.value)) as Location[];
+  const objects = all.filter((l) => l.value && typeof l.value === 'object' && !Array.isArray(l.value));
   const arrays = all.filter((l) => Array.isArray(l.value));
   const kind: MutationKind = random.pick(['wrong-type', 'missing-field', 'unknown-field', 'hostile-string', 'money-as-number', 'huge-array', 'huge-number']);
   switch (kind) {

@@ -327,7 +327,7 @@ describe('requests that are not valid HTTP', () => {
     const raw = await new Promise<string>((resolve) => {
       const socket = net.connect(Number(port), hostname, () => socket.write('GET /billing/products HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
       let text = '';
-      socket.on('data', (chunk) => (text += chunk));
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
       socket.on('close', () => resolve(text));
     });
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);

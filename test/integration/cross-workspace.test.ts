@@ -1,4 +1,4 @@
-import { buildSchema, Kind, parse, type OperationDefinitionNode } from 'graphql';
+import { buildSchema, Kind, OperationTypeNode, parse, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/billing/api.js';
 import { OpenAPI31Backend } from '../../src/billing/openapi31Backend.js';
@@ -122,17 +122,6 @@ function comparable(answer: Answer, ghostToReal?: Map<string, string>): unknown 
     json = JSON.parse(text);
   } catch { /* text */ }
   return { status: answer.status, body: scrub(json) };
-}
-
-function substitute<T>(value: T, from: World, to: World): T {
-  const map = new Map(Object.keys(from).map((name) => [from[name], to[name]]));
-  const walk = (item: unknown): unknown => {
-    if (typeof item === 'string') return map.get(item) ?? item;
-    if (Array.isArray(item)) return item.map(walk);
-    if (item && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, walk(v)]));
-    return item;
-  };
-  return walk(value) as T;
 }
 
 const ghostToReal = () => new Map(Object.keys(GHOST).map((name) => [GHOST[name], A[name]]));
@@ -1030,7 +1019,7 @@ beforeAll(async () => {
   buildGhost();
   for (const testCase of GRAPHQL_CASES) testCase.query = withFragments(testCase.query.replaceAll('@B_LINK@', B.link));
   before = await snapshotOfA();
-  router = new OpenAPI31Backend({ definition: structuredClone(spec) as never, validate: true });
+  router = new OpenAPI31Backend({ definition: structuredClone(spec), validate: true });
   await router.init();
 });
 afterAll(() => server?.close());
@@ -1052,7 +1041,7 @@ describe('workspace B, with A\'s identifiers', () => {
     const covered = new Set(GRAPHQL_CASES.flatMap((testCase) => parse(testCase.query).definitions
       .filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION)
       .flatMap((operation) => operation.selectionSet.selections.flatMap((selection) => (selection.kind === Kind.FIELD && selection.name.value !== '__typename'
-        ? [`${operation.operation === 'query' ? 'Query' : 'Mutation'}.${selection.name.value}`] : [])))));
+        ? [`${operation.operation === OperationTypeNode.QUERY ? 'Query' : 'Mutation'}.${selection.name.value}`] : [])))));
     expect([...covered].sort()).toEqual(expected.sort());
   });
 
@@ -1094,7 +1083,7 @@ describe('workspace B, with A\'s identifiers', () => {
 /** The operation of the contract that a request reaches. */
 function operationOf(request: HttpRequest): string {
   const [path, query] = request.path.split('?');
-  const operation = router.matchOperation({ method: request.method, path, query: query ?? '', headers: {} } as never);
+  const operation = router.matchOperation({ method: request.method, path, query: query ?? '', headers: {} });
   if (!operation?.operationId) throw new Error(`No operation of the contract serves ${request.method} ${request.path}`);
   return operation.operationId;
 }

@@ -23,7 +23,7 @@ function graphql(baseUrl: string, token: string, query: string) {
 describe('while the database is unreachable', () => {
   it('answers a typed, retryable 503 on every path, and recovers by itself when it returns', async () => {
     const { database: first, tally, token, start } = await tallyOnOwnPostgres();
-    let database = first;
+    const database = first;
     const auth = { authorization: `Bearer ${token}` };
     // `connection: close` leaves no idle keep-alive socket behind: stopping PostgreSQL can take
     // longer than the server's keep-alive, and reusing a socket it just closed is ECONNRESET.
@@ -50,7 +50,7 @@ describe('while the database is unreachable', () => {
     expect(await tokenRequest.json()).toMatchObject({ error: 'temporarily_unavailable', code: 'service_unavailable', retryable: true });
     expect((await fetch(`${tally.baseUrl}/readyz`)).status).toBe(503);
 
-    database = await start();
+    await start();
     await until(() => ready(tally.baseUrl), 'readyz after the database returned');
     expect((await fetch(`${tally.baseUrl}/billing/products`, { headers: auth })).status).toBe(200);
     const created = await graphql(tally.baseUrl, token, 'mutation { createLedger(ik: "up", ledger: { name: "U" }) { __typename } }');

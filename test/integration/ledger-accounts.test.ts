@@ -111,7 +111,7 @@ describe('createLedgerAccounts', () => {
     ['a parent below the top', [{ ik: 'p', name: 'P', type: 'asset', childLedgerAccounts: [{ ik: 'q', name: 'Q', parent: { path: 'bank' } }] }]],
     ['an empty list', []],
   ])('refuses %s, all or nothing', async (_label, accounts) => {
-    const result = await createTree(accounts as unknown[]);
+    const result = await createTree(accounts);
     expect(result).toMatchObject({ __typename: 'BadRequestError', code: 'invalid_input_provided' });
     const list = await gql(server.baseUrl, alice.token, '{ ledger(ledger: { ik: "books" }) { ledgerAccounts(first: 200, filter: { path: { in: ["d", "deep10", "many", "p"] } }) { nodes { path } } } }');
     expect(list.body.data.ledger.ledgerAccounts.nodes).toEqual([]);

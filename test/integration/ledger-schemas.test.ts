@@ -183,7 +183,7 @@ describe('typed entries', () => {
 });
 
 const schemaV2 = () => {
-  const v2 = structuredClone(schemaV1) as typeof schemaV1;
+  const v2 = structuredClone(schemaV1);
   v2.chartOfAccounts.accounts[2].children!.push({ key: 'interest' });
   v2.chartOfAccounts.accounts[1].children![0].children!.push({ key: 'frozen' });
   return v2;

@@ -7,7 +7,6 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesRunningFrom } from '../../src/db/embeddedFolders.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { freePort } from '../support/ports.js';
 import { admin as runAdmin, root, runTallyToExit, startTally, stopTally as stop } from '../support/tallyProcess.js';
 import { fetchToken } from '../support/token.js';
 
@@ -94,7 +93,7 @@ describe('the tally process', () => {
     try {
       const socket = net.connect(tally.port, '127.0.0.1');
       let received = '';
-      socket.on('data', (chunk) => { received += chunk; });
+      socket.on('data', (chunk: Buffer) => { received += chunk.toString(); });
       const ask = async () => {
         received = '';
         socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');

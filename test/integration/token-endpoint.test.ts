@@ -74,7 +74,7 @@ describe('POST /oauth2/token', () => {
       expect(ok.status).toBe(200);
       expect(ok.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, access_token: expect.any(String) });
       expect(ok.headers.get('cache-control')).toBe('no-store');
-      const products = await fetch(`${server.baseUrl}/billing/products`, { headers: { authorization: `Bearer ${ok.body.access_token}` } });
+      const products = await fetch(`${server.baseUrl}/billing/products`, { headers: { authorization: `Bearer ${(ok.body as { access_token: string }).access_token}` } });
       expect(products.status).toBe(200);
       // Under the /billing prefix too.
       const prefixed = await fetch(`${server.baseUrl}/billing/oauth2/token`, {

@@ -31,7 +31,7 @@ export async function ledgerBreakingChanges(releasedSdl: string, currentSdl: str
  * schemes excepted: no path names them).
  */
 export function billingBreakingChanges(released: unknown, current: unknown): string[] {
-  const found = apiDiff(released as object, current as object) as unknown as { diffs?: Finding[] } | Finding[];
+  const found = apiDiff(released, current) as unknown as { diffs?: Finding[] } | Finding[];
   const findings = Array.isArray(found) ? found : found.diffs ?? [];
   return [...new Set(findings
     .filter((finding) => finding.type === 'breaking' && (finding.path[0] !== 'components' || finding.path[1] === 'securitySchemes'))

@@ -7,7 +7,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 // Spectral with spec/.spectral.yaml: operationIds, descriptions, examples valid against their
 // schemas, no unused components. Warnings fail too: the contract is for SDK generators.
 it('spec/billing.openapi.yaml passes the Spectral ruleset with no findings', () => {
-  let output = '';
+  let output: string;
   let status = 0;
   try {
     output = execFileSync(path.join(root, 'node_modules/.bin/spectral'),

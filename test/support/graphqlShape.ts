@@ -1,5 +1,5 @@
 import {
-  getNamedType, isAbstractType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, Kind,
+  getNamedType, isAbstractType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, Kind, OperationTypeNode,
   type DocumentNode, type FieldNode, type GraphQLObjectType, type GraphQLOutputType, type GraphQLSchema, type SelectionSetNode,
 } from 'graphql';
 
@@ -12,7 +12,7 @@ export function responseShapeProblems(schema: GraphQLSchema, document: DocumentN
   const problems: string[] = [];
   const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
   if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) return ['no operation in the document'];
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  const root = operation.operation === OperationTypeNode.MUTATION ? schema.getMutationType() : schema.getQueryType();
   if (data === null || data === undefined) return [];
   checkSelection(schema, root!, operation.selectionSet, data, 'data', problems);
   return problems;
@@ -77,7 +77,7 @@ function checkValue(schema: GraphQLSchema, type: GraphQLOutputType, field: Field
     return;
   }
   if (isEnumType(named)) {
-    if (!named.getValues().some((candidate) => candidate.name === value)) problems.push(`${path}: ${String(value)} is not a ${named.name}`);
+    if (!named.getValues().some((candidate) => candidate.name === value)) problems.push(`${path}: ${JSON.stringify(value)} is not a ${named.name}`);
     return;
   }
   const typename = (value as Record<string, unknown>)?.__typename;

@@ -17,7 +17,7 @@ describe('the listener bound at start', () => {
       expect(graphql.status).toBe(503);
       expect((await graphql.json()).errors[0].extensions).toEqual({ code: 'service_unavailable', retryable: true });
 
-      serveWith(server, (_request, response) => response.end('ready'));
+      serveWith(server, async (_request, response) => { response.end('ready'); });
       expect(await (await fetch(`${base}/graphql`)).text()).toBe('ready');
     } finally {
       server.close();

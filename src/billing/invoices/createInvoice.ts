@@ -53,7 +53,7 @@ export const createInvoice: Handler<'createInvoice'> = async ({ sql, caller, bod
         const [productId, productCode] = written.products[item.product_ref];
         const [userId, userExternalId] = written.users[item.user_id !== null ? `id:${item.user_id}` : `ext:${item.user_external_id}`];
         return {
-          invoiceId, id: item.id, position: item.position, type: item.type as LineItemRow['type'], productId, productCode, userId, userExternalId,
+          invoiceId, id: item.id, position: item.position, type: item.type, productId, productCode, userId, userExternalId,
           description: item.description, currency: item.currency, unitPrice: item.unit_price, quantity: item.quantity, amount: item.amount, tags: item.tags,
         };
       });

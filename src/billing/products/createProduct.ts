@@ -28,7 +28,7 @@ export const createProduct: Handler<'createProduct'> = async ({ sql, caller, bod
         paid_by_roles: body.paid_by_roles ?? [],
         paid_to_roles: body.paid_to_roles ?? [],
       });
-      await insertProduct(trx, workspaceId, {
+      const inserted = await insertProduct(trx, workspaceId, {
         code: body.code,
         description: body.description,
         requestHash,
@@ -36,7 +36,8 @@ export const createProduct: Handler<'createProduct'> = async ({ sql, caller, bod
           { relation: 'paid_by', roleIds: resolve(body.paid_by_roles ?? []) },
           { relation: 'paid_to', roleIds: resolve(body.paid_to_roles ?? []) },
         ],
-      }) ?? taken();
+      });
+      if (!inserted) taken();
       return (await findProductByCode(trx, workspaceId, body.code))!;
     }),
   });

@@ -2,7 +2,6 @@ import type { components } from '../../../generated/billing.js';
 import type { AllocationRow, TransactionRow } from '../../db/transactions.js';
 
 export type Transaction = components['schemas']['Transaction'];
-type Currency = components['schemas']['CurrencyCode'];
 
 /** `unallocated_amount` has the amount's sign and the magnitude |amount| − Σ allocations. */
 export function unallocatedAmount(amount: string, allocated: string): string {

@@ -59,7 +59,7 @@ export async function entryAccounts(
       continue;
     }
     if (!schema || ref.path == null || ref.id != null) throw notFound(ref, ledger);
-    const resolved = resolvePath(schema.chart, ref.path!);
+    const resolved = resolvePath(schema.chart, ref.path);
     const idsByPath = new Map([...byKey.values()].map((account) => [account.path, account.id]));
     const instances = instancesFor(schema.chart, resolved, (path) => idsByPath.has(path));
     const rows = await linkPlannedRows(db, ledger.workspaceId, instances, plannedAccountRows(ledger, instances, idsByPath, parameters), parameters);

@@ -82,9 +82,9 @@ function reportAs(limit: DocumentLimit, max: number) {
 /** Rules that run before graphql's own (and instead of them when one fails): all linear in the document. */
 export function documentLimitRules(limits: DocumentLimits): ValidationRule[] {
   return [
-    maxDepthRule({ n: limits.depth, ignoreIntrospection: false, ...reportAs('depth', limits.depth) }) as ValidationRule,
-    maxAliasesRule({ n: limits.aliases, ...reportAs('aliases', limits.aliases) }) as ValidationRule,
-    maxDirectivesRule({ n: limits.directives, ...reportAs('directives', limits.directives) }) as ValidationRule,
-    costLimitRule({ maxCost: limits.cost, ignoreIntrospection: false, ...reportAs('cost', limits.cost) }) as ValidationRule,
+    maxDepthRule({ n: limits.depth, ignoreIntrospection: false, ...reportAs('depth', limits.depth) }),
+    maxAliasesRule({ n: limits.aliases, ...reportAs('aliases', limits.aliases) }),
+    maxDirectivesRule({ n: limits.directives, ...reportAs('directives', limits.directives) }),
+    costLimitRule({ maxCost: limits.cost, ignoreIntrospection: false, ...reportAs('cost', limits.cost) }),
   ];
 }

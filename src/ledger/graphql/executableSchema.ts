@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { GraphQLScalarType, type GraphQLSchema } from 'graphql';
+import { GraphQLScalarType, Kind, type GraphQLSchema } from 'graphql';
 import { SDL_PATH } from '../../http/contracts.js';
 import { resolvers } from '../resolvers/index.js';
 import { scalarResolvers } from './scalars.js';
@@ -14,10 +14,10 @@ export function buildLedgerSchema(): GraphQLSchema {
   });
   // A scalar's implementation replaces its SDL definition; its @specifiedBy URL comes back from the SDL.
   for (const type of Object.values(schema.getTypeMap())) {
-    const url = type.astNode?.kind === 'ScalarTypeDefinition'
+    const url = type.astNode?.kind === Kind.SCALAR_TYPE_DEFINITION
       ? type.astNode.directives?.find((directive) => directive.name.value === 'specifiedBy')?.arguments?.[0]?.value
       : undefined;
-    if (type instanceof GraphQLScalarType && url?.kind === 'StringValue') type.specifiedByURL = url.value;
+    if (type instanceof GraphQLScalarType && url?.kind === Kind.STRING) type.specifiedByURL = url.value;
   }
   return schema;
 }

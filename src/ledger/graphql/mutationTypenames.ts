@@ -1,4 +1,4 @@
-import { Kind, visit, type DocumentNode, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, OperationTypeNode, visit, type DocumentNode, type FieldNode, type OperationDefinitionNode } from 'graphql';
 
 // Every mutation answers a union (result or error), and the official SDKs read `__typename` on
 // it to tell which. Node SDK 1.4.0's createCustomCurrency document does not select it, and
@@ -8,12 +8,12 @@ import { Kind, visit, type DocumentNode, type FieldNode, type OperationDefinitio
 const TYPENAME: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } };
 
 export function withMutationTypenames(document: DocumentNode): DocumentNode {
-  if (!document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation === 'mutation')) {
+  if (!document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation === OperationTypeNode.MUTATION)) {
     return document;
   }
   return visit(document, {
     OperationDefinition(operation: OperationDefinitionNode) {
-      if (operation.operation !== 'mutation') return false;
+      if (operation.operation !== OperationTypeNode.MUTATION) return false;
       return {
         ...operation,
         selectionSet: {

@@ -14,7 +14,7 @@ export const updateLedgerAccount: NonNullable<MutationResolvers['updateLedgerAcc
     const consistency: Consistency | undefined = consistencyConfig ? {
       lines: consistencyConfig.lines ?? found.consistency.lines,
       ownBalanceUpdates: consistencyConfig.ownBalanceUpdates ?? found.consistency.ownBalanceUpdates,
-      groups: (consistencyConfig.groups as Consistency['groups'] | null | undefined) ?? found.consistency.groups,
+      groups: consistencyConfig.groups ?? found.consistency.groups,
       ...(consistencyConfig.totalBalanceUpdates ?? found.consistency.totalBalanceUpdates
         ? { totalBalanceUpdates: consistencyConfig.totalBalanceUpdates ?? found.consistency.totalBalanceUpdates } : {}),
     } : undefined;
