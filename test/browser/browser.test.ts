@@ -118,7 +118,7 @@ describe.skipIf(!CHROMIUM)('in a browser', () => {
     }, base, workspace.token);
     const allowed = await call(server.baseUrl) as { status: number; requestId: string | null; body: { data: unknown[] } };
     expect(allowed.status).toBe(200);
-    expect(allowed.requestId).toBeTruthy();
+    expect(allowed.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(Array.isArray(allowed.body.data)).toBe(true);
     const blocked = await call(strict.baseUrl) as { blocked?: string };
     expect(blocked.blocked).toContain('Failed to fetch');

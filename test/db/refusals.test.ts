@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type postgres from 'postgres';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainErrorFromDatabase, SQL_REFUSALS, sqlRefusal } from '../../src/db/errors.js';
 import type { Sql } from '../../src/db/sql.js';
@@ -57,7 +57,7 @@ describe('refusals raised in SQL', () => {
 
     async function refusalOf(query: Promise<unknown>) {
       const error = await query.then(() => undefined, (thrown: unknown) => thrown);
-      expect(error).toBeDefined();
+      expect(error).toBeInstanceOf(postgres.PostgresError);
       return { code: (error as { code?: string }).code, refusal: sqlRefusal(error), domain: domainErrorFromDatabase(error) };
     }
 

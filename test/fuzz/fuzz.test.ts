@@ -25,10 +25,10 @@ describe(`fuzz: ${REQUESTS} bad requests, seed ${SEED} (replay one with FUZZ_SEE
     expect(report.listingsUnchanged).toBe(true);
   });
 
-  it('stays healthy, within 2x of its memory after warm-up, with a p99 under 1 s', () => {
+  // Latency is measured by `make fuzz` (bench/results/fuzz.md), not asserted on a shared machine.
+  it('stays healthy and within 2x of its memory after warm-up', () => {
     expect(report.healthyAfter).toBe(true);
     expect(report.rssMiB.max).toBeLessThanOrEqual(2 * report.rssMiB.start);
-    expect(report.latencyMs.p99).toBeLessThan(1000);
   });
 
   it('reaches every billing operation and every GraphQL root field', () => {

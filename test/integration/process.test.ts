@@ -38,7 +38,7 @@ describe('the tally process', () => {
     const token = await fetchToken(tally.baseUrl, clientId, clientSecret);
     const products = await fetch(`${tally.baseUrl}/billing/products`, { headers: { authorization: `Bearer ${token}`, 'x-request-id': 'proc-1' } });
     expect(await products.json()).toEqual({ data: [] });
-    expect(await fetchToken(tally.baseUrl, 'boot', 'boot-secret')).toBeTruthy();
+    expect(await fetchToken(tally.baseUrl, 'boot', 'boot-secret')).toMatch(/^tly1\./);
 
     expect(await stop(tally)).toBe(0);
     const lines = tally.output().trim().split('\n').map((line) => JSON.parse(line));

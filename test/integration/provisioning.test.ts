@@ -13,7 +13,7 @@ afterAll(() => db?.drop());
 describe('start-up provisioning', () => {
   it('creates the development client only on an empty database', async () => {
     const first = await ensureDevelopmentClient(db.sql);
-    expect(first?.clientSecret).toBeTruthy();
+    expect(first?.clientSecret).toMatch(/^[A-Za-z0-9_-]{32,}$/);
     const stored = await findClient(db.sql, first!.clientId);
     expect(stored!.secretHash).not.toContain(first!.clientSecret);
     expect(await verifySecret(first!.clientSecret, stored!.secretHash)).toBe(true);
