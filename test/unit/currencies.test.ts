@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { GraphQLEnumType } from 'graphql';
 import { builtInCurrency } from '../../src/core/currencies.js';
+import { buildLedgerSchema } from '../../src/ledger/graphql/executableSchema.js';
 
 // Built-in currencies are described by the runtime's ICU data, not a hand-kept table: English
 // names and minor-unit digits, and codes ICU does not know keep their code as name and 2 digits.
@@ -25,6 +27,20 @@ describe('builtInCurrency', () => {
     for (const code of ['BTC', 'ETH', 'ADA', 'SOL', 'PTS']) {
       expect(builtInCurrency(code)).toEqual({ code, name: code, precision: 2, customCode: null, customCurrencyId: null });
     }
+  });
+
+  it('keeps the code as name and 2 digits for codes that are not three letters (Intl refuses them)', () => {
+    for (const code of ['USDC', 'USDT', 'USDG', 'EURC', 'CADC', 'CADT', 'AAVE', 'LINK', 'MATIC', 'LOGICAL']) {
+      expect(builtInCurrency(code)).toEqual({ code, name: code, precision: 2, customCode: null, customCurrencyId: null });
+    }
+  });
+
+  it('describes every built-in code of the contract', () => {
+    const currencyCode = buildLedgerSchema().getType('CurrencyCode');
+    if (!(currencyCode instanceof GraphQLEnumType)) throw new Error('CurrencyCode is not an enum');
+    const codes = currencyCode.getValues().map((value) => value.name).filter((code) => code !== 'CUSTOM');
+    expect(codes).toHaveLength(178);
+    for (const code of codes) expect(builtInCurrency(code).name.length).toBeGreaterThanOrEqual(2);
   });
 
   it('computes each currency once and answers the same facts after', () => {
