@@ -26,7 +26,7 @@ export function checkSchema(schema: SchemaContent): Chart {
     invalid('chartOfAccounts.defaultCurrency is required when defaultCurrencyMode is single.');
   }
   const walk = (accounts: AccountNode[], parentPath: string, depth: number) => {
-    if (depth > MAX_CHART_DEPTH) invalid(`The chart of accounts is deeper than ${MAX_CHART_DEPTH} levels at ${parentPath}.`);
+    if (accounts.length > 0 && depth > MAX_CHART_DEPTH) invalid(`The chart of accounts is deeper than ${MAX_CHART_DEPTH} levels at ${parentPath}.`);
     const seen = new Set<string>();
     for (const account of accounts) {
       if (seen.has(account.key)) invalid(`Duplicate account key '${account.key}' under ${parentPath || 'the root'}.`);

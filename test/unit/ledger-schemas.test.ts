@@ -92,8 +92,9 @@ describe('a valid schema', () => {
     expect(checkSchema({ key: 's', chartOfAccounts: multi }).accounts.get('cash')!.currencyCode).toBeNull();
   });
 
-  it('may be nine levels deep', () => {
+  it('may be ten levels deep, the most the contract allows', () => {
     expect(checkSchema(chartOf(chain(9))).accounts.get('l1/l2/l3/l4/l5/l6/l7/l8/l9')!.depth).toBe(9);
+    expect(checkSchema(chartOf(chain(10))).accounts.get('l1/l2/l3/l4/l5/l6/l7/l8/l9/l10')!.depth).toBe(10);
   });
 
   it('lets a template subtree name its currency by parameter', () => {
