@@ -24,14 +24,31 @@ describe('sameRequest', () => {
   });
 
   it('says what differs, when told', () => {
-    expect(() => sameRequest({ field: 'externalId', value: 't1' }, {}, false, 'another amount'))
-      .toThrow('externalId t1 was already used for a different request: another amount.');
+    const refusal = (() => {
+      try {
+        sameRequest({ field: 'externalId', value: 't1' }, {}, false, 'another amount');
+      } catch (error) {
+        return error;
+      }
+    })() as DomainError;
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect([refusal.code, refusal.message])
+      .toEqual(['idempotency_key_reused', 'externalId t1 was already used for a different request: another amount.']);
   });
 
   it('uses the code the contract names for a key, when it names one', () => {
     const refusal = keyReused({ field: 'code', value: 'coffee', scope: 'in this workspace', code: 'product_code_taken' });
     expect([refusal.code, refusal.status]).toEqual(['product_code_taken', 409]);
     expect(refusal.message).toBe('code coffee was already used in this workspace for a different request.');
+  });
+});
+
+describe('keyReused', () => {
+  it('builds the refusal without throwing it, the key named as the client spelled it', () => {
+    const refusal = keyReused({ field: 'invoice_id', value: 'INV-7' }, 'another total');
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect([refusal.code, refusal.status, refusal.message])
+      .toEqual(['idempotency_key_reused', 409, 'invoice_id INV-7 was already used for a different request: another total.']);
   });
 });
 

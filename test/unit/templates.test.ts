@@ -1,9 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evaluateAmount, renderText } from '../../src/core/templates.js';
+import { DomainError } from '../../src/core/errors.js';
+import { evaluateAmount, parseAmountExpression, renderText } from '../../src/core/templates.js';
 
 // Amount templates: any `+`/`-` chain of parameters and literals evaluates to the exact sum of
 // its terms, at any magnitude, and a parameter's value can never smuggle in an operator.
+
+/** The refusal `run` throws, or undefined when it throws none. */
+const refusalOf = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof DomainError ? { code: error.code, message: error.message, details: error.details } : error;
+  }
+  return undefined;
+};
 
 const term = fc.record({ negative: fc.boolean(), parameter: fc.boolean(), value: fc.bigInt({ min: 0n, max: 1n << 119n }) });
 
@@ -25,7 +36,11 @@ describe('amount templates', () => {
 
   it('refuse parameter values that are not integers, whatever they contain', () => {
     fc.assert(fc.property(fc.string().filter((text) => !/^-?[0-9]+$/.test(text)), (value) => {
-      expect(() => evaluateAmount('{{a}} + 1', { a: value }, 'test')).toThrow(/integer/);
+      expect(refusalOf(() => evaluateAmount('{{a}} + 1', { a: value }, 'test'))).toEqual({
+        code: 'entry_parameters_invalid',
+        message: `Parameter a is used as an amount in test and must be an integer string, not '${value}'.`,
+        details: { parameter: 'a' },
+      });
     }));
   });
 
@@ -34,5 +49,35 @@ describe('amount templates', () => {
       const safeBefore = before.replace(/[{}]/g, '');
       expect(renderText(`${safeBefore}{{name}}`, { name: value }, 'test')).toBe(`${safeBefore}${value}`);
     }));
+  });
+});
+
+describe('parseAmountExpression', () => {
+  it('reads a signed first term, then terms joined by + and -, spaces or none', () => {
+    expect(parseAmountExpression('-{{ fee }} + 5-{{tax}}', 'test')).toEqual([
+      { sign: -1n, parameter: 'fee' }, { sign: 1n, literal: 5n }, { sign: -1n, parameter: 'tax' },
+    ]);
+  });
+
+  it('keeps every digit of a literal beyond 2^53', () => {
+    expect(parseAmountExpression('1329227995784915872903807060280344575', 'test'))
+      .toEqual([{ sign: 1n, literal: 1329227995784915872903807060280344575n }]);
+  });
+
+  const malformed = ['', '+1', '--1', '1 +', '1 2', '{{a}}{{b}}', '1 * 2', '(1)', '1.5', '{{a b}}', '- -{{a}}'];
+  it.each(malformed)('refuses %j as no amount', (expression) => {
+    expect(refusalOf(() => parseAmountExpression(expression, 'lines[0].amount'))).toEqual({
+      code: 'invalid_input_provided',
+      message: `lines[0].amount: '${expression}' is not an amount; use integers and {{parameters}} joined by + and -.`,
+      details: undefined,
+    });
+  });
+
+  it('names a parameter an amount needs but was not given', () => {
+    expect(refusalOf(() => evaluateAmount('{{a}} + {{b}}', { a: '1' }, 'lines[1].amount'))).toEqual({
+      code: 'entry_parameters_invalid',
+      message: 'Parameter b is required by lines[1].amount but was not given.',
+      details: { parameter: 'b' },
+    });
   });
 });
