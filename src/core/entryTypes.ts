@@ -130,23 +130,24 @@ export function entryParameters(entryType: SchemaEntryType, given: unknown): Ent
   }
   const declared = declaredParameters(entryType);
   const repeated = repeatedParameters(entryType);
-  const merged: Record<string, EntryParameters[string]> = {};
+  // A Map, not an object literal: a parameter may be named __proto__ or constructor like any other.
+  const merged = new Map<string, EntryParameters[string]>();
   const add = (source: Record<string, unknown>, fixed: boolean) => {
     for (const [name, value] of Object.entries(source)) {
       if (!fixed && !declared.has(name)) {
         throw new DomainError('entry_parameters_invalid', `Entry type ${entryType.type} declares no parameter ${name}.`, { parameter: name });
       }
-      merged[name] = repeated.has(name) ? repeatedElements(name, value) : stringParameter(name, value);
+      merged.set(name, repeated.has(name) ? repeatedElements(name, value) : stringParameter(name, value));
     }
   };
   add(entryType.parameters ?? {}, true);
   add((given ?? {}) as Record<string, unknown>, false);
   for (const name of repeated) {
-    if (merged[name] === undefined) {
+    if (!merged.has(name)) {
       throw new DomainError('entry_parameters_invalid', `Parameter ${name} is required (an array, one element per repeated line) but was not given.`, { parameter: name });
     }
   }
-  return merged;
+  return Object.fromEntries(merged);
 }
 
 function stringParameter(name: string, value: unknown): string {

@@ -1,5 +1,5 @@
 import { buildChart, resolvePath, type Chart, type ChartAccount, type ChartInput } from './chart.js';
-import { findEntryType, type SchemaEntryType } from './entryTypes.js';
+import type { SchemaEntryType } from './entryTypes.js';
 import { DomainError } from './errors.js';
 import { checkTemplate, parseAmountExpression, placeholders } from './templates.js';
 
@@ -94,8 +94,6 @@ function checkEntryType(chart: Chart, entry: SchemaEntryType): void {
     }
   }
   for (const item of [...(entry.tags ?? []), ...(entry.groups ?? [])]) checkTemplate(item.value, `${name}, ${item.key}`);
-  // Rendering rules that do not depend on parameters (repeated lines, tx) are refused now, not at posting.
-  if (entry.status !== 'archived' && entry.status !== 'disabled') findEntryType([entry], entry.type, entry.typeVersion);
 }
 
 /** A schema bounds either own balances or total balances in its conditions, never both. */

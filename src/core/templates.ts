@@ -22,10 +22,15 @@ export function checkTemplate(text: string, where: string): void {
   }
 }
 
+/** The parameter's own value: `{{constructor}}` must not find what every object inherits. */
+function ownParameter(parameters: Parameters, name: string): string | undefined {
+  return Object.hasOwn(parameters, name) ? parameters[name] : undefined;
+}
+
 /** The text with every placeholder replaced; a missing parameter is an error naming it. */
 export function renderText(text: string, parameters: Parameters, where: string): string {
   return text.replace(PLACEHOLDER, (_match, name: string) => {
-    const value = parameters[name];
+    const value = ownParameter(parameters, name);
     if (value === undefined) throw missingParameter(name, where);
     return value;
   });
@@ -68,7 +73,7 @@ export function evaluateAmount(expression: string, parameters: Parameters, where
       total += term.sign * term.literal;
       continue;
     }
-    const value = parameters[term.parameter!];
+    const value = ownParameter(parameters, term.parameter!);
     if (value === undefined) throw missingParameter(term.parameter!, where);
     if (!INTEGER.test(value)) {
       throw new DomainError('entry_parameters_invalid', `Parameter ${term.parameter} is used as an amount in ${where} and must be an integer string, not '${value}'.`,

@@ -191,6 +191,18 @@ describe('renderEntryType', () => {
     });
   });
 
+  it('treats a parameter named like an inherited object property as any other name', () => {
+    const lines = [line('a', 'assets/{{__proto__}}', '{{toString}}')];
+    const type: SchemaEntryType = { type: 'odd', description: 'by {{constructor}}', lines };
+    // Missing means missing: nothing inherited by every object stands in for a parameter.
+    expect(refusal(() => render(type, {}))).toMatchObject({ code: 'entry_parameters_invalid' });
+    // Given, each renders its own value; a JSON body's __proto__ key is a parameter, not a prototype.
+    const given: unknown = JSON.parse('{"constructor":"ann","__proto__":"bank","toString":"7"}');
+    const rendered = render({ ...type, lines: [...lines, line('b', 'assets/x', '0 - {{toString}}')] }, given);
+    expect(rendered.description).toBe('by ann');
+    expect(rendered.lines?.map((l) => [l.path, l.amount])).toEqual([['assets/bank', '7'], ['assets/x', '-7']]);
+  });
+
   it('repeats an item once per element, keyed .0, .1, …, element fields before entry parameters', () => {
     const type: SchemaEntryType = {
       type: 'split',
