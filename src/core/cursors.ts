@@ -13,7 +13,9 @@ export type Cursors = {
 
 export type CursorSigner = { forList(list: string, workspaceId: string): Cursors };
 
-const MAX_CURSOR_LENGTH = 2048;
+// Above the longest cursor Tally issues (a group balance keyed by a 10-level path of 128 four-byte
+// characters each: about 7,000), so every issued cursor reads back; longer input is refused unread.
+const MAX_CURSOR_LENGTH = 16_384;
 const SIGNATURE_LENGTH = 22; // base64url characters: 132 bits of HMAC-SHA256
 
 export function cursorSigner(serverKey: Buffer): CursorSigner {

@@ -7,7 +7,7 @@ const signer = cursorSigner(Buffer.alloc(32, 7));
 const cursors = signer.forList('ledgers', 'wks_a');
 
 const REFUSAL = 'The cursor was not issued for this list: pass a cursor from the pageInfo of the same list.';
-// Keyset parts of any UTF-16 content, lone surrogates included; kept short of decode's 2,048-character cap.
+// Keyset parts of any UTF-16 content, lone surrogates included.
 const parts = fc.array(fc.string({ unit: 'binary', maxLength: 40 }), { maxLength: 4 });
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -24,6 +24,14 @@ describe('signed cursors', () => {
 
   it('round-trips the keyset position', () => {
     expect(cursors.decode(issued)).toEqual(['2026-11-24T10:00:00.000Z', 'led_1']);
+  });
+
+  it('round-trips the longest position Tally issues: a 10-level path of 128 four-byte characters per key', () => {
+    const groupBalances = signer.forList('group-balances', 'wks_a');
+    const position = [Array.from({ length: 10 }, () => '𝄞'.repeat(128)).join('/'), 'CUSTOM:points-and-miles'];
+    const cursor = groupBalances.encode(position);
+    expect(cursor.length).toBeGreaterThan(6_000);
+    expect(groupBalances.decode(cursor)).toEqual(position);
   });
 
   it.each([
