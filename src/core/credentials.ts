@@ -56,7 +56,7 @@ export function newClientSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** A fresh client id: readable prefix plus 16 random bytes. */
+/** A fresh client id: readable prefix plus 12 random bytes (an identifier, not a secret). */
 export function newClientId(): string {
   return `client_${randomBytes(12).toString('hex')}`;
 }

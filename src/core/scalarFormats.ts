@@ -40,7 +40,9 @@ export const scalarFormats = {
     if (isCalendarDate(text)) return `${text}T00:00:00.000Z`;
     if (!DATE_TIME.test(text) || !isCalendarDate(text.slice(0, 10))) return undefined;
     const instant = new Date(text);
-    return Number.isNaN(instant.getTime()) ? undefined : instant.toISOString();
+    // An offset can carry 9999-12-31 past year 9999 in UTC, a form this scalar itself refuses.
+    if (Number.isNaN(instant.getTime()) || instant.getUTCFullYear() > 9999 || instant.getUTCFullYear() < 0) return undefined;
+    return instant.toISOString();
   },
   /** Year, quarter, month, day or hour of years 1970 to 9999: 2026, 2026-Q1, 2026-02, 2026-02-03, 2026-02-03T04. */
   Period(text: string) {
@@ -64,6 +66,7 @@ function isCalendarDate(text: string): boolean {
   const match = DATE.exec(text);
   if (!match) return false;
   const [year, month, day] = match.slice(1).map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day));
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day); // Date.UTC would read years 0-99 as 1900-1999
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }

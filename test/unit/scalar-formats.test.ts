@@ -70,6 +70,15 @@ describe('ledger scalar formats at their edges', () => {
     ['DateTime', '2026-02-03T04:05:06.123456789Z', '2026-02-03T04:05:06.123Z'],
     ['DateTime', '2026-02-03T04:05:06', undefined],
     ['DateTime', '2026-02-03 04:05:06Z', undefined],
+    // An offset must not carry an instant out of the four-digit years the scalar writes.
+    ['DateTime', '9999-12-31T23:59:59.999-12:00', undefined],
+    ['DateTime', '9999-12-31T11:59:59.999-12:00', '9999-12-31T23:59:59.999Z'],
+    ['DateTime', '0000-01-01T05:00+06:00', undefined],
+    // Years 0-99 are years 0-99, not 1900-1999.
+    ['DateTime', '0050-01-01T00:00Z', '0050-01-01T00:00:00.000Z'],
+    ['Date', '0050-01-01', '0050-01-01'],
+    ['Date', '0004-02-29', '0004-02-29'],
+    ['Date', '0100-02-29', undefined],
     ['UTCOffset', '-00:00', '-00:00'],
     ['UTCOffset', '-12:00', '-12:00'],
     ['UTCOffset', '+14:00', '+14:00'],
