@@ -1,6 +1,8 @@
 import { currencyKey } from './currencyKeys.js';
 import { DomainError } from './errors.js';
-import { WORKSPACE_DEFAULT_CURRENCY, type AccountType, type Consistency } from './ledgerAccounts.js';
+import {
+  DEFAULT_CONSISTENCY, mergeConsistency, WORKSPACE_DEFAULT_CURRENCY, type AccountType, type Consistency, type ConsistencyInput,
+} from './ledgerAccounts.js';
 import { placeholders, renderText, type Parameters } from './templates.js';
 
 // A schema's chart of accounts, flattened with every inherited attribute resolved, and the
@@ -8,7 +10,6 @@ import { placeholders, renderText, type Parameters } from './templates.js';
 // (`liabilities/users/available`). Template nodes are instantiated once per value, with their
 // non-template subtree; everything else exists in every ledger on the schema.
 
-type ConsistencyInput = Partial<Omit<Consistency, 'groups'>> & { groups?: Consistency['groups'] | null };
 type CurrencyInput = { code: string; customCurrencyId?: string | null };
 /** The external account a chart account reconciles; parts may hold placeholders on templates. */
 export type LinkedAccountInput = { id?: string | null; linkId?: string | null; externalId?: string | null; linkType?: string | null };
@@ -52,20 +53,6 @@ export type ChartAccount = {
 };
 
 export type Chart = { accounts: Map<string, ChartAccount>; roots: string[] };
-
-const DEFAULT_CONSISTENCY: Consistency = { lines: 'eventual', ownBalanceUpdates: 'eventual', groups: [] };
-
-function mergeConsistency(base: Consistency, given: ConsistencyInput | null | undefined): Consistency {
-  if (!given) return base;
-  const merged: Consistency = {
-    lines: given.lines ?? base.lines,
-    ownBalanceUpdates: given.ownBalanceUpdates ?? base.ownBalanceUpdates,
-    groups: given.groups ?? base.groups,
-  };
-  const total = given.totalBalanceUpdates ?? base.totalBalanceUpdates;
-  if (total) merged.totalBalanceUpdates = total;
-  return merged;
-}
 
 /**
  * A schema currency's key. Both parts may hold placeholders on template subtrees, rendered

@@ -17,6 +17,25 @@ export type Consistency = {
   totalBalanceUpdates?: BalanceUpdateConsistencyMode;
   groups: { key: string; ownBalanceUpdates: BalanceUpdateConsistencyMode }[];
 };
+
+/** A consistencyConfig as given: each field it names replaces the inherited one. */
+export type ConsistencyInput = Partial<Omit<Consistency, 'groups'>> & { groups?: Consistency['groups'] | null };
+
+export const DEFAULT_CONSISTENCY: Consistency = { lines: 'eventual', ownBalanceUpdates: 'eventual', groups: [] };
+
+/** The consistency an account gets: what it names, else what it inherits (its parent's, or the default). */
+export function mergeConsistency(base: Consistency, given: ConsistencyInput | null | undefined): Consistency {
+  if (!given) return base;
+  const merged: Consistency = {
+    lines: given.lines ?? base.lines,
+    ownBalanceUpdates: given.ownBalanceUpdates ?? base.ownBalanceUpdates,
+    groups: given.groups ?? base.groups,
+  };
+  const total = given.totalBalanceUpdates ?? base.totalBalanceUpdates;
+  if (total) merged.totalBalanceUpdates = total;
+  return merged;
+}
+
 export type ParentAccount = { id: string; path: string; depth: number; type: AccountType; currencyMode: 'single' | 'multi'; currencyCode: string | null; consistency: Consistency };
 
 export type AccountRequest = {
@@ -25,7 +44,7 @@ export type AccountRequest = {
   type?: AccountType | null;
   currency?: { code: string; customCurrencyId?: string | null } | null;
   currencyMode?: 'single' | 'multi' | null;
-  consistencyConfig?: Partial<Omit<Consistency, 'groups'>> & { groups?: Consistency['groups'] | null } | null;
+  consistencyConfig?: ConsistencyInput | null;
   /** ExternalAccountMatchInput of a linked account. */
   linkedAccount?: { id?: string | null; linkId?: string | null; externalId?: string | null } | null;
 };
@@ -60,14 +79,6 @@ export function newAccountAttributes(request: AccountRequest, parent: ParentAcco
   }
   const currencyCode = currencyMode === 'multi' ? null
     : optionalCurrencyKey(request.currency, `Account ${request.ik}`) ?? inherited?.currencyCode ?? WORKSPACE_DEFAULT_CURRENCY;
-  const base = inherited?.consistency ?? { lines: 'eventual', ownBalanceUpdates: 'eventual', groups: [] };
-  const given = request.consistencyConfig ?? {};
-  const consistency: Consistency = {
-    lines: given.lines ?? base.lines,
-    ownBalanceUpdates: given.ownBalanceUpdates ?? base.ownBalanceUpdates,
-    groups: given.groups ?? base.groups,
-  };
-  const total = given.totalBalanceUpdates ?? base.totalBalanceUpdates;
-  if (total) consistency.totalBalanceUpdates = total;
+  const consistency = mergeConsistency(inherited?.consistency ?? DEFAULT_CONSISTENCY, request.consistencyConfig);
   return { path: parent ? `${parent.path}/${request.ik}` : request.ik, depth, type, currencyMode, currencyCode, consistency };
 }
