@@ -7,7 +7,10 @@ import tseslint from 'typescript-eslint';
 // Casts that erase a type instead of narrowing it: the generated types are the contract, so a
 // value that needs one of these is a mapper or a row type that does not fit yet.
 const typeErasure = [
-  { selector: 'TSAsExpression > TSNeverKeyword', message: 'No `as never`: type the value (see db/json.ts for JSON columns).' },
+  {
+    selector: 'TSAsExpression > TSNeverKeyword',
+    message: 'No `as never`: type the value (see db/json.ts for JSON columns).',
+  },
   {
     selector: 'TSAsExpression[expression.type="TSAsExpression"][expression.typeAnnotation.type="TSUnknownKeyword"]',
     message: 'No `as unknown as`: make the types meet, or narrow with a checked function.',
@@ -22,7 +25,10 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       'no-restricted-syntax': ['error', ...typeErasure],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {

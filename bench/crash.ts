@@ -14,8 +14,12 @@ import { crashMarkdown, runCrash } from '../test/crash/runner.js';
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string' }, seed: { type: 'string' }, clients: { type: 'string' },
-    'kill-every-ms': { type: 'string' }, 'recovery-limit-ms': { type: 'string' }, 'no-write': { type: 'boolean' },
+    seconds: { type: 'string' },
+    seed: { type: 'string' },
+    clients: { type: 'string' },
+    'kill-every-ms': { type: 'string' },
+    'recovery-limit-ms': { type: 'string' },
+    'no-write': { type: 'boolean' },
   },
 });
 const number = (flag: string | undefined, variable: string, fallback: number) => {

@@ -23,7 +23,13 @@ await sql.end();
 
 let report: FuzzReport;
 try {
-  report = await runFuzz({ databaseUrl: url, requests, seed, concurrency: 8, onlyCase: values.case === undefined ? undefined : Number(values.case) });
+  report = await runFuzz({
+    databaseUrl: url,
+    requests,
+    seed,
+    concurrency: 8,
+    onlyCase: values.case === undefined ? undefined : Number(values.case),
+  });
 } finally {
   await postgres.stop();
 }
@@ -34,28 +40,53 @@ const verdicts = {
   'healthy afterwards (/readyz 200)': report.healthyAfter,
   'RSS within 2x of its value after warm-up': report.rssMiB.max <= 2 * report.rssMiB.start,
   'p99 latency under 1 s': report.latencyMs.p99 < 1000,
-  'every billing operation and GraphQL root field reached': report.coverage.restOperationsHit === report.coverage.restOperations
-    && report.coverage.graphqlFieldsHit === report.coverage.graphqlFields,
+  'every billing operation and GraphQL root field reached':
+    report.coverage.restOperationsHit === report.coverage.restOperations &&
+    report.coverage.graphqlFieldsHit === report.coverage.graphqlFields,
 };
-const table = (counts: Record<string, number>) => Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([key, n]) => `| ${key} | ${n} |`);
+const table = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, n]) => `| ${key} | ${n} |`);
 const markdown = [
-  '# Fuzz run (`make fuzz`)', '',
-  `Run ${new Date().toISOString()}: ${report.requests} requests, seed ${report.seed}, ${report.concurrency} concurrent, ${report.durationSeconds} s.`, '',
-  ...Object.entries(verdicts).map(([check, ok]) => `- ${ok ? 'PASS' : 'FAIL'}: ${check}`), '',
+  '# Fuzz run (`make fuzz`)',
+  '',
+  `Run ${new Date().toISOString()}: ${report.requests} requests, seed ${report.seed}, ${report.concurrency} concurrent, ${report.durationSeconds} s.`,
+  '',
+  ...Object.entries(verdicts).map(([check, ok]) => `- ${ok ? 'PASS' : 'FAIL'}: ${check}`),
+  '',
   `Latency: p50 ${report.latencyMs.p50} ms, p99 ${report.latencyMs.p99} ms, max ${report.latencyMs.max} ms. ` +
-  `Server RSS: ${report.rssMiB.start} MiB after warm-up, ${report.rssMiB.end} MiB at the end, ${report.rssMiB.max} MiB at most.`, '',
+    `Server RSS: ${report.rssMiB.start} MiB after warm-up, ${report.rssMiB.end} MiB at the end, ${report.rssMiB.max} MiB at most.`,
+  '',
   `Coverage: ${report.coverage.restOperationsHit}/${report.coverage.restOperations} billing operations (both route forms), ` +
-  `${report.coverage.graphqlFieldsHit}/${report.coverage.graphqlFields} GraphQL root fields.`, '',
-  '| Status | Requests |', '|---|---:|', ...table(report.byStatus), '',
-  '| Error code | Occurrences |', '|---|---:|', ...table(report.byCode), '',
-  '| Kind of bad request | Requests |', '|---|---:|', ...table(report.byKind), '',
-  `Failures: ${report.failures.length}.`, ...report.failures.slice(0, 20).map((f) => `- case ${f.case} (${f.kind}, ${f.method} ${f.path}): ${f.problems.join('; ')}`), '',
+    `${report.coverage.graphqlFieldsHit}/${report.coverage.graphqlFields} GraphQL root fields.`,
+  '',
+  '| Status | Requests |',
+  '|---|---:|',
+  ...table(report.byStatus),
+  '',
+  '| Error code | Occurrences |',
+  '|---|---:|',
+  ...table(report.byCode),
+  '',
+  '| Kind of bad request | Requests |',
+  '|---|---:|',
+  ...table(report.byKind),
+  '',
+  `Failures: ${report.failures.length}.`,
+  ...report.failures
+    .slice(0, 20)
+    .map((f) => `- case ${f.case} (${f.kind}, ${f.method} ${f.path}): ${f.problems.join('; ')}`),
+  '',
 ].join('\n');
 process.stdout.write(markdown);
 if (values.case === undefined) {
   const dir = path.join(import.meta.dirname, 'results');
   fs.writeFileSync(path.join(dir, 'fuzz.md'), markdown);
-  fs.writeFileSync(path.join(dir, 'fuzz.json'), `${JSON.stringify({ ...report, failures: report.failures.slice(0, 100) }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(dir, 'fuzz.json'),
+    `${JSON.stringify({ ...report, failures: report.failures.slice(0, 100) }, null, 2)}\n`,
+  );
 } else {
   process.stdout.write(`${JSON.stringify(report.failures, null, 2)}\n`);
 }

@@ -21,15 +21,26 @@ type Server = { child: ChildProcess; url: string };
 async function startServer(root: string, databaseUrl: string): Promise<Server> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx/esm', 'src/main.ts'], {
-    cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', BOOTSTRAP_CLIENT_ID: 'bench', BOOTSTRAP_CLIENT_SECRET: 'bench-secret' },
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BOOTSTRAP_CLIENT_ID: 'bench',
+      BOOTSTRAP_CLIENT_SECRET: 'bench-secret',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => chunk.includes('"listening"') && resolve()));
+  await new Promise<void>((resolve) =>
+    child.stdout.on('data', (chunk: Buffer) => chunk.includes('"listening"') && resolve()),
+  );
   child.stdout.resume();
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
-const rssMiB = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
+const rssMiB = (pid: number) =>
+  Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
 
 async function attack(root: string, databaseUrl: string, query: string) {
   const server = await startServer(root, databaseUrl);
@@ -39,8 +50,10 @@ async function attack(root: string, databaseUrl: string, query: string) {
   let outcome: string;
   try {
     const response = await fetch(`${server.url}/graphql`, {
-      method: 'POST', signal: AbortSignal.timeout(TIMEOUT_MS),
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }),
+      method: 'POST',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
     });
     const body = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };
     outcome = body.errors?.[0]?.extensions?.code ?? (body.errors ? 'error without code' : 'executed');
@@ -62,11 +75,19 @@ await sql.end();
 {
   const seeder = await startServer(path.resolve(import.meta.dirname, '..'), url);
   const token = await fetchToken(seeder.url, 'bench', 'bench-secret');
-  const gql = (query: string) => fetch(`${seeder.url}/graphql`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }),
-  });
-  await gql('mutation { storeSchema(schema: { key: "s", chartOfAccounts: { accounts: [{ key: "cash", type: asset }] } }) { __typename } }');
-  for (let i = 0; i < 200; i++) await gql(`mutation { createLedger(ik: "l${i}", ledger: { name: "Ledger ${i}" }, schema: { key: "s" }) { __typename } }`);
+  const gql = (query: string) =>
+    fetch(`${seeder.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+  await gql(
+    'mutation { storeSchema(schema: { key: "s", chartOfAccounts: { accounts: [{ key: "cash", type: asset }] } }) { __typename } }',
+  );
+  for (let i = 0; i < 200; i++)
+    await gql(
+      `mutation { createLedger(ik: "l${i}", ledger: { name: "Ledger ${i}" }, schema: { key: "s" }) { __typename } }`,
+    );
   seeder.child.kill('SIGKILL');
 }
 const roots = [['current', path.resolve(import.meta.dirname, '..')]];
@@ -75,15 +96,27 @@ const rows: string[] = [];
 for (const [name, query] of Object.entries(ATTACKS)) {
   for (const [variant, root] of roots) {
     const result = await attack(root, url, query);
-    process.stdout.write(`${name.padEnd(14)} ${variant.padEnd(9)} ${String(result.ms).padStart(6)} ms  ${result.outcome}  RSS ${result.rssBeforeMiB} -> ${result.rssAfterMiB} MiB\n`);
-    rows.push(`| ${name} | ${variant} | ${result.ms} | ${result.outcome} | ${result.rssBeforeMiB} → ${result.rssAfterMiB} |`);
+    process.stdout.write(
+      `${name.padEnd(14)} ${variant.padEnd(9)} ${String(result.ms).padStart(6)} ms  ${result.outcome}  RSS ${result.rssBeforeMiB} -> ${result.rssAfterMiB} MiB\n`,
+    );
+    rows.push(
+      `| ${name} | ${variant} | ${result.ms} | ${result.outcome} | ${result.rssBeforeMiB} → ${result.rssAfterMiB} |`,
+    );
   }
 }
 await postgres.stop();
-fs.writeFileSync(path.join(import.meta.dirname, 'results', 'graphql-attacks.md'), [
-  '# Hostile GraphQL documents (`bench/graphql-attacks.ts`)', '',
-  `Run ${new Date().toISOString()} on ${os.cpus().length} CPUs; one request per fresh server process; timeout ${TIMEOUT_MS / 1000} s.`,
-  'Attacks are those of test/support/graphqlAttacks.ts, against 200 ledgers on one schema; baseline is the commit before the GraphQL limits.', '',
-  '| Attack | Server | ms | Outcome | Server RSS MiB before → after |', '|---|---|---:|---|---|', ...rows, '',
-].join('\n'));
+fs.writeFileSync(
+  path.join(import.meta.dirname, 'results', 'graphql-attacks.md'),
+  [
+    '# Hostile GraphQL documents (`bench/graphql-attacks.ts`)',
+    '',
+    `Run ${new Date().toISOString()} on ${os.cpus().length} CPUs; one request per fresh server process; timeout ${TIMEOUT_MS / 1000} s.`,
+    'Attacks are those of test/support/graphqlAttacks.ts, against 200 ledgers on one schema; baseline is the commit before the GraphQL limits.',
+    '',
+    '| Attack | Server | ms | Outcome | Server RSS MiB before → after |',
+    '|---|---|---:|---|---|',
+    ...rows,
+    '',
+  ].join('\n'),
+);
 process.exit(0);

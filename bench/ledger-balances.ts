@@ -34,15 +34,26 @@ function latency(samples: number[]): Latency {
 }
 
 /** The answer, and the server's own time from its `Server-Timing: app;dur=<ms>` header. */
-function postJson(agent: http.Agent, url: string, token: string, body: string): Promise<{ status: number; text: string; serverMs: number }> {
+function postJson(
+  agent: http.Agent,
+  url: string,
+  token: string,
+  body: string,
+): Promise<{ status: number; text: string; serverMs: number }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { text += chunk; });
-      const timing = /dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, serverMs: timing ? Number(timing[1]) : NaN }));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        const timing = /dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, serverMs: timing ? Number(timing[1]) : NaN }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -53,7 +64,13 @@ function postJson(agent: http.Agent, url: string, token: string, body: string): 
  * each, written in bulk (foreign-key triggers off, as for any bulk load), then bucketed by
  * rebuild_balance_history like any data written outside the posting path.
  */
-async function seed(sql: Sql, ledger: { id: string; workspaceId: string }, account: string, counter: string, lines: number) {
+async function seed(
+  sql: Sql,
+  ledger: { id: string; workspaceId: string },
+  account: string,
+  counter: string,
+  lines: number,
+) {
   const step = HISTORY_MS / lines;
   await sql.begin(async (trx) => {
     await trx`set local session_replication_role = replica`;
@@ -82,10 +99,16 @@ function randomHour(random: () => number): string {
 
 type ReadTimes = { server: Latency; client: Latency };
 
-async function timeReads(baseUrl: string, token: string, path: string, field: (random: () => number) => string, check: (data: any) => boolean): Promise<ReadTimes> {
+async function timeReads(
+  baseUrl: string,
+  token: string,
+  path: string,
+  field: (random: () => number) => string,
+  check: (data: any) => boolean,
+): Promise<ReadTimes> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   let state = 12345;
-  const random = () => ((state = (state * 48271) % 2147483647) / 2147483647);
+  const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
   const client: number[] = [];
   const server: number[] = [];
   for (let i = 0; i < READS + 20; i++) {
@@ -94,8 +117,10 @@ async function timeReads(baseUrl: string, token: string, path: string, field: (r
     const { text, serverMs } = await postJson(agent, `${baseUrl}/graphql`, token, JSON.stringify({ query }));
     const elapsed = performance.now() - started;
     const body = JSON.parse(text);
-    if (!body.data?.ledgerAccount || !check(body.data.ledgerAccount)) throw new Error(`unexpected answer: ${text.slice(0, 300)}`);
-    if (i >= 20) { // the first 20 warm the connections
+    if (!body.data?.ledgerAccount || !check(body.data.ledgerAccount))
+      throw new Error(`unexpected answer: ${text.slice(0, 300)}`);
+    if (i >= 20) {
+      // the first 20 warm the connections
       client.push(elapsed);
       server.push(serverMs);
     }
@@ -112,10 +137,20 @@ async function timeBackdated(baseUrl: string, token: string, account: string): P
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const samples: number[] = [];
   for (let i = 0; i < 220; i++) {
-    const body = JSON.stringify({ query: POST, variables: { ik: `backdated-${account}-${i}`, entry: {
-      ledger: { ik: 'history' }, posted: new Date(HISTORY_START - 86_400_000 + i * 1000).toISOString(),
-      lines: [{ account: { path: account }, amount: '1' }, { account: { path: 'equity' }, amount: '1' }],
-    } } });
+    const body = JSON.stringify({
+      query: POST,
+      variables: {
+        ik: `backdated-${account}-${i}`,
+        entry: {
+          ledger: { ik: 'history' },
+          posted: new Date(HISTORY_START - 86_400_000 + i * 1000).toISOString(),
+          lines: [
+            { account: { path: account }, amount: '1' },
+            { account: { path: 'equity' }, amount: '1' },
+          ],
+        },
+      },
+    });
     const started = performance.now();
     const { text } = await postJson(agent, `${baseUrl}/graphql`, token, body);
     if (!text.includes('"AddLedgerEntryResult"')) throw new Error(`posting failed: ${text.slice(0, 300)}`);
@@ -138,7 +173,12 @@ function machineTicks(): { busy: number; total: number } {
   return { busy: total - values[3] - values[4], total };
 }
 
-type HotFigures = { entriesPerSecond: number; errors: number; serverCpuPercent: number; machineBusyPercent: number } & Latency;
+type HotFigures = {
+  entriesPerSecond: number;
+  errors: number;
+  serverCpuPercent: number;
+  machineBusyPercent: number;
+} & Latency;
 
 async function hotPosting(baseUrl: string, token: string, pid: number, hot: string): Promise<HotFigures> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
@@ -148,25 +188,39 @@ async function hotPosting(baseUrl: string, token: string, pid: number, hot: stri
   const cpuBefore = cpuSeconds(pid);
   const ticksBefore = machineTicks();
   const deadline = performance.now() + SECONDS * 1000;
-  await Promise.all(Array.from({ length: 64 }, async (_, client) => {
-    for (let n = 0; performance.now() < deadline; n++) {
-      const body = JSON.stringify({ query: POST, variables: { ik: `${hot}-${client}-${n}`, entry: {
-        ledger: { ik: 'hot' }, lines: [{ account: { path: hot }, amount: '1' }, { account: { path: `l${(client * 31 + n) % 198}` }, amount: '1' }],
-      } } });
-      const started = performance.now();
-      const { status, text } = await postJson(agent, `${baseUrl}/graphql`, token, body);
-      samples.push(performance.now() - started);
-      if (status !== 200 || !text.includes('"AddLedgerEntryResult"')) {
-        errors++;
-        firstError ||= `${status} ${text.slice(0, 300)}`;
+  await Promise.all(
+    Array.from({ length: 64 }, async (_, client) => {
+      for (let n = 0; performance.now() < deadline; n++) {
+        const body = JSON.stringify({
+          query: POST,
+          variables: {
+            ik: `${hot}-${client}-${n}`,
+            entry: {
+              ledger: { ik: 'hot' },
+              lines: [
+                { account: { path: hot }, amount: '1' },
+                { account: { path: `l${(client * 31 + n) % 198}` }, amount: '1' },
+              ],
+            },
+          },
+        });
+        const started = performance.now();
+        const { status, text } = await postJson(agent, `${baseUrl}/graphql`, token, body);
+        samples.push(performance.now() - started);
+        if (status !== 200 || !text.includes('"AddLedgerEntryResult"')) {
+          errors++;
+          firstError ||= `${status} ${text.slice(0, 300)}`;
+        }
       }
-    }
-  }));
+    }),
+  );
   agent.destroy();
   if (firstError) console.log(`  first error: ${firstError}`);
   const ticks = machineTicks();
   return {
-    entriesPerSecond: Math.round((samples.length - errors) / SECONDS), errors, ...latency(samples),
+    entriesPerSecond: Math.round((samples.length - errors) / SECONDS),
+    errors,
+    ...latency(samples),
     serverCpuPercent: Math.round(((cpuSeconds(pid) - cpuBefore) / SECONDS) * 100),
     machineBusyPercent: Math.round(((ticks.busy - ticksBefore.busy) / (ticks.total - ticksBefore.total)) * 100),
   };
@@ -174,7 +228,12 @@ async function hotPosting(baseUrl: string, token: string, pid: number, hot: stri
 
 /** A setup call; any error, or an error union member, stops the benchmark. */
 async function gqlCall(baseUrl: string, token: string, query: string) {
-  const { text } = await postJson(new http.Agent({ keepAlive: false }), `${baseUrl}/graphql`, token, JSON.stringify({ query }));
+  const { text } = await postJson(
+    new http.Agent({ keepAlive: false }),
+    `${baseUrl}/graphql`,
+    token,
+    JSON.stringify({ query }),
+  );
   const body = JSON.parse(text);
   if (body.errors || /"(BadRequestError|InternalError)"/.test(text)) throw new Error(text);
   return body;
@@ -185,16 +244,35 @@ async function main() {
   const url = await ensureDatabase(postgres.url, 'tally_bench');
   const sql = connect(url, { max: POOL });
   await migrate(sql);
-  const tally = await startTally({ DATABASE_URL: url, DATABASE_POOL_MAX: String(POOL), BOOTSTRAP_CLIENT_ID: 'bench', BOOTSTRAP_CLIENT_SECRET: 'bench-secret' });
+  const tally = await startTally({
+    DATABASE_URL: url,
+    DATABASE_POOL_MAX: String(POOL),
+    BOOTSTRAP_CLIENT_ID: 'bench',
+    BOOTSTRAP_CLIENT_SECRET: 'bench-secret',
+  });
   try {
     const token = await fetchToken(tally.baseUrl, 'bench', 'bench-secret');
-    await gqlCall(tally.baseUrl, token, 'mutation { createLedger(ik: "history", ledger: { name: "History", balanceUTCOffset: "+05:30" }) { __typename } }');
-    await gqlCall(tally.baseUrl, token, `mutation { createLedgerAccounts(ledger: { ik: "history" }, ledgerAccounts: [
+    await gqlCall(
+      tally.baseUrl,
+      token,
+      'mutation { createLedger(ik: "history", ledger: { name: "History", balanceUTCOffset: "+05:30" }) { __typename } }',
+    );
+    await gqlCall(
+      tally.baseUrl,
+      token,
+      `mutation { createLedgerAccounts(ledger: { ik: "history" }, ledgerAccounts: [
       { ik: "big", name: "Big", type: asset, consistencyConfig: { ownBalanceUpdates: strong } },
       { ik: "small", name: "Small", type: asset, consistencyConfig: { ownBalanceUpdates: strong } },
-      { ik: "equity", name: "Equity", type: liability, consistencyConfig: { ownBalanceUpdates: strong } }]) { __typename } }`);
-    const [ledger] = await sql<{ id: string; workspaceId: string }[]>`select id, workspace_id as "workspaceId" from ledgers where ik = 'history'`;
-    const ids = new Map((await sql<{ id: string; path: string }[]>`select id, path from ledger_accounts where ledger_id = ${ledger.id}`).map((row) => [row.path, row.id]));
+      { ik: "equity", name: "Equity", type: liability, consistencyConfig: { ownBalanceUpdates: strong } }]) { __typename } }`,
+    );
+    const [ledger] = await sql<
+      { id: string; workspaceId: string }[]
+    >`select id, workspace_id as "workspaceId" from ledgers where ik = 'history'`;
+    const ids = new Map(
+      (
+        await sql<{ id: string; path: string }[]>`select id, path from ledger_accounts where ledger_id = ${ledger.id}`
+      ).map((row) => [row.path, row.id]),
+    );
 
     let started = performance.now();
     await seed(sql, ledger, ids.get('big')!, ids.get('equity')!, BIG_LINES);
@@ -208,7 +286,8 @@ async function main() {
     const reads = {
       balanceAt: (random: () => number) => `ownBalance(at: "${randomHour(random)}")`,
       changeOverMonth: (random: () => number) => `ownBalanceChange(period: "${randomMonth(random)}")`,
-      dailySeries365: (random: () => number) => `ownBalancesDuring(startTime: "${randomMonth(random, 24)}", duration: 365, granularity: daily) { nodes { amount { amount } } }`,
+      dailySeries365: (random: () => number) =>
+        `ownBalancesDuring(startTime: "${randomMonth(random, 24)}", duration: 365, granularity: daily) { nodes { amount { amount } } }`,
     };
     const results: Record<string, { big: ReadTimes; small: ReadTimes; ratio: number }> = {};
     for (const [name, field] of Object.entries(reads)) {
@@ -224,25 +303,46 @@ async function main() {
 
     // Hot account: the same 198 strong counter accounts (201 would pass the 200-account limit
     // of one call); only the hot account's updates differ.
-    const counters = Array.from({ length: 198 }, (_, i) => `{ ik: "l${i}", name: "n", type: liability, consistencyConfig: { ownBalanceUpdates: strong } }`).join(',');
+    const counters = Array.from(
+      { length: 198 },
+      (_, i) => `{ ik: "l${i}", name: "n", type: liability, consistencyConfig: { ownBalanceUpdates: strong } }`,
+    ).join(',');
     await gqlCall(tally.baseUrl, token, `mutation { createLedger(ik: "hot", ledger: { name: "Hot" }) { __typename } }`);
-    await gqlCall(tally.baseUrl, token, `mutation { createLedgerAccounts(ledger: { ik: "hot" }, ledgerAccounts: [
+    await gqlCall(
+      tally.baseUrl,
+      token,
+      `mutation { createLedgerAccounts(ledger: { ik: "hot" }, ledgerAccounts: [
       { ik: "hot-strong", name: "Hot, strong", type: asset, consistencyConfig: { ownBalanceUpdates: strong, totalBalanceUpdates: strong } },
       { ik: "hot-eventual", name: "Hot, eventual", type: asset, consistencyConfig: { ownBalanceUpdates: eventual, totalBalanceUpdates: eventual } },
-      ${counters}]) { __typename } }`);
+      ${counters}]) { __typename } }`,
+    );
     const strong = await hotPosting(tally.baseUrl, token, tally.child.pid!, 'hot-strong');
     console.log('hot strong', strong);
     const eventual = await hotPosting(tally.baseUrl, token, tally.child.pid!, 'hot-eventual');
     console.log('hot eventual', eventual);
     started = performance.now();
-    while ((await sql`select 1 from ledger_balance_queue limit 1`).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await sql`select 1 from ledger_balance_queue limit 1`).length > 0)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const drainMs = Math.round(performance.now() - started);
     const violations = await checkLedgerInvariants(sql);
 
     write({
-      date: new Date().toISOString(), cpus: os.cpus().length, bigLines: BIG_LINES, smallLines: SMALL_LINES, reads: READS, seconds: SECONDS, seedSeconds,
-      results, backdated: { big: backdatedBig, small: backdatedSmall, ratio: round(backdatedBig.p50Ms / backdatedSmall.p50Ms) },
-      hot: { strong, eventual, ratio: round(eventual.entriesPerSecond / strong.entriesPerSecond), foldDrainMs: drainMs }, invariantViolations: violations.length,
+      date: new Date().toISOString(),
+      cpus: os.cpus().length,
+      bigLines: BIG_LINES,
+      smallLines: SMALL_LINES,
+      reads: READS,
+      seconds: SECONDS,
+      seedSeconds,
+      results,
+      backdated: { big: backdatedBig, small: backdatedSmall, ratio: round(backdatedBig.p50Ms / backdatedSmall.p50Ms) },
+      hot: {
+        strong,
+        eventual,
+        ratio: round(eventual.entriesPerSecond / strong.entriesPerSecond),
+        foldDrainMs: drainMs,
+      },
+      invariantViolations: violations.length,
     });
   } finally {
     await stopTally(tally);
@@ -252,7 +352,13 @@ async function main() {
 }
 
 type Report = {
-  date: string; cpus: number; bigLines: number; smallLines: number; reads: number; seconds: number; seedSeconds: number;
+  date: string;
+  cpus: number;
+  bigLines: number;
+  smallLines: number;
+  reads: number;
+  seconds: number;
+  seedSeconds: number;
   results: Record<string, { big: ReadTimes; small: ReadTimes; ratio: number }>;
   backdated: { big: Latency; small: Latency; ratio: number };
   hot: { strong: HotFigures; eventual: HotFigures; ratio: number; foldDrainMs: number };
@@ -264,24 +370,35 @@ function write(report: Report) {
   fs.writeFileSync(path.join(dir, 'ledger-balances.json'), `${JSON.stringify(report, null, 2)}\n`);
   const targets: Record<string, number> = { balanceAt: 10, changeOverMonth: 10, dailySeries365: 30 };
   const lines = [
-    '# Ledger balance history benchmark', '',
+    '# Ledger balance history benchmark',
+    '',
     `\`make bench-ledger-balances\`, ${report.date.slice(0, 10)}, ${report.cpus} cores shared by the client, the server and PostgreSQL. ` +
       `Reads: ${report.reads} sequential requests each (each a new document: the moment or month is random), one client; server time is the server's own ` +
       '`Server-Timing` (from the request arriving to the answer, GraphQL included), client time adds HTTP on loopback. ' +
-      `One account holds ${report.bigLines.toLocaleString('en')} lines, another ${report.smallLines.toLocaleString('en')}, both over 2023-2025 on a +05:30 ledger.`, '',
-    '| Read | target p99 ms (server) | 1M lines: server p50 / p99 | 10k lines: server p50 / p99 | server p99 ratio 1M/10k | 1M lines: client p50 / p99 |', '|---|---|---|---|---|---|',
-    ...Object.entries(report.results).map(([name, r]) =>
-      `| ${name} | ${targets[name]} | ${r.big.server.p50Ms} / ${r.big.server.p99Ms} | ${r.small.server.p50Ms} / ${r.small.server.p99Ms} | ${r.ratio} | ${r.big.client.p50Ms} / ${r.big.client.p99Ms} |`), '',
+      `One account holds ${report.bigLines.toLocaleString('en')} lines, another ${report.smallLines.toLocaleString('en')}, both over 2023-2025 on a +05:30 ledger.`,
+    '',
+    '| Read | target p99 ms (server) | 1M lines: server p50 / p99 | 10k lines: server p50 / p99 | server p99 ratio 1M/10k | 1M lines: client p50 / p99 |',
+    '|---|---|---|---|---|---|',
+    ...Object.entries(report.results).map(
+      ([name, r]) =>
+        `| ${name} | ${targets[name]} | ${r.big.server.p50Ms} / ${r.big.server.p99Ms} | ${r.small.server.p50Ms} / ${r.small.server.p99Ms} | ${r.ratio} | ${r.big.client.p50Ms} / ${r.big.client.p99Ms} |`,
+    ),
+    '',
     `Backdated posting (posted before every stored line), sequential, p50/p99 ms: ${report.backdated.big.p50Ms}/${report.backdated.big.p99Ms} under 1M later lines, ` +
-      `${report.backdated.small.p50Ms}/${report.backdated.small.p99Ms} under 10k (p50 ratio ${report.backdated.ratio}).`, '',
-    `Hot account, 64 clients, ${report.seconds} s each:`, '',
-    '| Hot account updates | entries/s | p50 ms | p99 ms | errors | server CPU % (of one core) | machine busy % (both cores) |', '|---|---|---|---|---|---|---|',
+      `${report.backdated.small.p50Ms}/${report.backdated.small.p99Ms} under 10k (p50 ratio ${report.backdated.ratio}).`,
+    '',
+    `Hot account, 64 clients, ${report.seconds} s each:`,
+    '',
+    '| Hot account updates | entries/s | p50 ms | p99 ms | errors | server CPU % (of one core) | machine busy % (both cores) |',
+    '|---|---|---|---|---|---|---|',
     ...(['strong', 'eventual'] as const).map((mode) => {
       const f = report.hot[mode];
       return `| ${mode === 'strong' ? 'strong' : 'eventual (folded in the background)'} | ${f.entriesPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${f.serverCpuPercent} | ${f.machineBusyPercent} |`;
-    }), '',
+    }),
+    '',
     `- Eventual reaches ${report.hot.ratio}× the strong figure (target: at least 2×).`,
-    `- The fold's queue was empty ${report.hot.foldDrainMs} ms after the eventual run ended; invariant violations afterwards (balances and history vs lines): ${report.invariantViolations}.`, '',
+    `- The fold's queue was empty ${report.hot.foldDrainMs} ms after the eventual run ended; invariant violations afterwards (balances and history vs lines): ${report.invariantViolations}.`,
+    '',
   ];
   fs.writeFileSync(path.join(dir, 'ledger-balances.md'), lines.join('\n'));
   console.log(lines.join('\n'));

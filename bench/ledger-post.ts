@@ -23,17 +23,29 @@ const ACCOUNTS = 10_000;
 // bench/ledger-balances.ts compares it with eventual updates.
 const STRONG = '{ ownBalanceUpdates: strong, totalBalanceUpdates: strong }';
 
-type Figures = { entriesPerSecond: number; p50Ms: number; p99Ms: number; errors: number; requests: number; serverRssMiB?: number; serverCpuPercent?: number };
+type Figures = {
+  entriesPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  requests: number;
+  serverRssMiB?: number;
+  serverCpuPercent?: number;
+};
 type Scenario = { name: string; clients: number; ledger: string; pick: (random: () => number) => [string, string] };
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 const round = (value: number) => Math.round(value * 10) / 10;
 
 function summarize(latencies: number[], errors: number, seconds: number): Figures {
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
-    entriesPerSecond: Math.round((latencies.length - errors) / seconds), p50Ms: round(percentile(sorted, 0.5)),
-    p99Ms: round(percentile(sorted, 0.99)), errors, requests: latencies.length,
+    entriesPerSecond: Math.round((latencies.length - errors) / seconds),
+    p50Ms: round(percentile(sorted, 0.5)),
+    p99Ms: round(percentile(sorted, 0.99)),
+    errors,
+    requests: latencies.length,
   };
 }
 
@@ -48,14 +60,25 @@ function rssMiB(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
-function postJson(agent: http.Agent, url: string, token: string, body: string): Promise<{ status: number; text: string }> {
+function postJson(
+  agent: http.Agent,
+  url: string,
+  token: string,
+  body: string,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { text += chunk; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -73,23 +96,35 @@ async function overHttp(baseUrl: string, token: string, pid: number, scenario: S
   const deadline = performance.now() + SECONDS * 1000;
   const sampler = setInterval(() => rss.push(rssMiB(pid)), 500);
   const cpuBefore = cpuSeconds(pid);
-  await Promise.all(Array.from({ length: scenario.clients }, async (_, client) => {
-    let state = client * 7919 + 1;
-    const random = () => ((state = (state * 48271) % 2147483647) / 2147483647);
-    for (let n = 0; performance.now() < deadline; n++) {
-      const [from, to] = scenario.pick(random);
-      const body = JSON.stringify({ query: POST, variables: { ik: `${scenario.name}-${client}-${n}`, entry: {
-        ledger: { ik: scenario.ledger }, lines: [{ account: { path: from }, amount: '1' }, { account: { path: to }, amount: '1' }],
-      } } });
-      const started = performance.now();
-      const { status, text } = await postJson(agent, `${baseUrl}/graphql`, token, body);
-      latencies.push(performance.now() - started);
-      if (status !== 200 || !text.includes('"AddLedgerEntryResult"')) {
-        errors++;
-        firstError ||= `${status} ${text.slice(0, 200)}`;
+  await Promise.all(
+    Array.from({ length: scenario.clients }, async (_, client) => {
+      let state = client * 7919 + 1;
+      const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
+      for (let n = 0; performance.now() < deadline; n++) {
+        const [from, to] = scenario.pick(random);
+        const body = JSON.stringify({
+          query: POST,
+          variables: {
+            ik: `${scenario.name}-${client}-${n}`,
+            entry: {
+              ledger: { ik: scenario.ledger },
+              lines: [
+                { account: { path: from }, amount: '1' },
+                { account: { path: to }, amount: '1' },
+              ],
+            },
+          },
+        });
+        const started = performance.now();
+        const { status, text } = await postJson(agent, `${baseUrl}/graphql`, token, body);
+        latencies.push(performance.now() - started);
+        if (status !== 200 || !text.includes('"AddLedgerEntryResult"')) {
+          errors++;
+          firstError ||= `${status} ${text.slice(0, 200)}`;
+        }
       }
-    }
-  }));
+    }),
+  );
   clearInterval(sampler);
   agent.destroy();
   if (firstError) console.log(`  first error: ${firstError}`);
@@ -98,31 +133,66 @@ async function overHttp(baseUrl: string, token: string, pid: number, scenario: S
 }
 
 /** The same posting function the server calls, driven directly: what PostgreSQL allows at this pool size. */
-async function direct(sql: Sql, workspaceId: string, ledgerId: string, ids: Map<string, string>, scenario: Scenario): Promise<Figures> {
+async function direct(
+  sql: Sql,
+  workspaceId: string,
+  ledgerId: string,
+  ids: Map<string, string>,
+  scenario: Scenario,
+): Promise<Figures> {
   const latencies: number[] = [];
   let errors = 0;
   const deadline = performance.now() + SECONDS * 1000;
-  await Promise.all(Array.from({ length: scenario.clients }, async (_, client) => {
-    let state = client * 104729 + 3;
-    const random = () => ((state = (state * 48271) % 2147483647) / 2147483647);
-    for (let n = 0; performance.now() < deadline; n++) {
-      const [from, to] = scenario.pick(random);
-      const started = performance.now();
-      try {
-        await postLedgerEntry(sql, {
-          workspaceId, ledgerId, entryId: newId('ent'), ik: `direct-${scenario.name}-${client}-${n}`, requestHash: 'bench',
-          type: null, typeVersion: null, parameters: null, posted: new Date().toISOString(), description: null, tags: [], groups: [], conditions: [],
-          lines: [
-            { id: newId('line'), accountId: ids.get(from)!, currency: 'USD', amount: '1', key: null, description: null, tags: [] },
-            { id: newId('line'), accountId: ids.get(to)!, currency: 'USD', amount: '1', key: null, description: null, tags: [] },
-          ],
-        });
-      } catch {
-        errors++;
+  await Promise.all(
+    Array.from({ length: scenario.clients }, async (_, client) => {
+      let state = client * 104729 + 3;
+      const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
+      for (let n = 0; performance.now() < deadline; n++) {
+        const [from, to] = scenario.pick(random);
+        const started = performance.now();
+        try {
+          await postLedgerEntry(sql, {
+            workspaceId,
+            ledgerId,
+            entryId: newId('ent'),
+            ik: `direct-${scenario.name}-${client}-${n}`,
+            requestHash: 'bench',
+            type: null,
+            typeVersion: null,
+            parameters: null,
+            posted: new Date().toISOString(),
+            description: null,
+            tags: [],
+            groups: [],
+            conditions: [],
+            lines: [
+              {
+                id: newId('line'),
+                accountId: ids.get(from)!,
+                currency: 'USD',
+                amount: '1',
+                key: null,
+                description: null,
+                tags: [],
+              },
+              {
+                id: newId('line'),
+                accountId: ids.get(to)!,
+                currency: 'USD',
+                amount: '1',
+                key: null,
+                description: null,
+                tags: [],
+              },
+            ],
+          });
+        } catch {
+          errors++;
+        }
+        latencies.push(performance.now() - started);
       }
-      latencies.push(performance.now() - started);
-    }
-  }));
+    }),
+  );
   return summarize(latencies, errors, SECONDS);
 }
 
@@ -138,43 +208,94 @@ async function main() {
   const sql = connect(url, { max: POOL });
   await migrate(sql);
   const settings = await sql`select current_setting('fsync') as fsync, current_setting('synchronous_commit') as sync`;
-  const tally = await startTally({ DATABASE_URL: url, DATABASE_POOL_MAX: String(POOL), BOOTSTRAP_CLIENT_ID: 'bench', BOOTSTRAP_CLIENT_SECRET: 'bench-secret', ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}) });
+  const tally = await startTally({
+    DATABASE_URL: url,
+    DATABASE_POOL_MAX: String(POOL),
+    BOOTSTRAP_CLIENT_ID: 'bench',
+    BOOTSTRAP_CLIENT_SECRET: 'bench-secret',
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+  });
   try {
     const token = await fetchToken(tally.baseUrl, 'bench', 'bench-secret');
-    for (const ik of ['spread', 'hot']) await gqlCall(tally.baseUrl, token, `mutation { createLedger(ik: "${ik}", ledger: { name: "${ik}" }) { __typename } }`);
+    for (const ik of ['spread', 'hot'])
+      await gqlCall(
+        tally.baseUrl,
+        token,
+        `mutation { createLedger(ik: "${ik}", ledger: { name: "${ik}" }) { __typename } }`,
+      );
     // Half assets, half liabilities: every asset-to-liability pair balances with +1 and +1.
     for (let batch = 0; batch < ACCOUNTS / 200; batch++) {
       const type = batch % 2 === 0 ? 'asset' : 'liability';
-      const accounts = Array.from({ length: 200 }, (_, i) => `{ ik: "${type[0]}${batch * 200 + i}", name: "n", type: ${type}, consistencyConfig: ${STRONG} }`).join(',');
-      await gqlCall(tally.baseUrl, token, `mutation { createLedgerAccounts(ledger: { ik: "spread" }, ledgerAccounts: [${accounts}]) { __typename } }`);
+      const accounts = Array.from(
+        { length: 200 },
+        (_, i) => `{ ik: "${type[0]}${batch * 200 + i}", name: "n", type: ${type}, consistencyConfig: ${STRONG} }`,
+      ).join(',');
+      await gqlCall(
+        tally.baseUrl,
+        token,
+        `mutation { createLedgerAccounts(ledger: { ik: "spread" }, ledgerAccounts: [${accounts}]) { __typename } }`,
+      );
     }
-    const others = Array.from({ length: 199 }, (_, i) => `{ ik: "l${i}", name: "n", type: liability, consistencyConfig: ${STRONG} }`).join(',');
-    await gqlCall(tally.baseUrl, token, `mutation { createLedgerAccounts(ledger: { ik: "hot" }, ledgerAccounts: [{ ik: "hot", name: "Hot", type: asset, consistencyConfig: ${STRONG} }, ${others}]) { __typename } }`);
+    const others = Array.from(
+      { length: 199 },
+      (_, i) => `{ ik: "l${i}", name: "n", type: liability, consistencyConfig: ${STRONG} }`,
+    ).join(',');
+    await gqlCall(
+      tally.baseUrl,
+      token,
+      `mutation { createLedgerAccounts(ledger: { ik: "hot" }, ledgerAccounts: [{ ik: "hot", name: "Hot", type: asset, consistencyConfig: ${STRONG} }, ${others}]) { __typename } }`,
+    );
 
     // A steady state: autovacuum would have analyzed the seeded tables within a minute.
     await sql`analyze`;
-    const assets = Array.from({ length: ACCOUNTS / 2 }, (_, i) => i).map((i) => `a${Math.floor(i / 200) * 400 + (i % 200)}`);
+    const assets = Array.from({ length: ACCOUNTS / 2 }, (_, i) => i).map(
+      (i) => `a${Math.floor(i / 200) * 400 + (i % 200)}`,
+    );
     const liabilities = assets.map((path) => `l${Number(path.slice(1)) + 200}`);
     const scenarios: Scenario[] = [
-      { name: 'spread', clients: 50, ledger: 'spread', pick: (random) => [assets[Math.floor(random() * assets.length)], liabilities[Math.floor(random() * liabilities.length)]] },
+      {
+        name: 'spread',
+        clients: 50,
+        ledger: 'spread',
+        pick: (random) => [
+          assets[Math.floor(random() * assets.length)],
+          liabilities[Math.floor(random() * liabilities.length)],
+        ],
+      },
       { name: 'hot', clients: 64, ledger: 'hot', pick: (random) => ['hot', `l${Math.floor(random() * 199)}`] },
     ];
     const results: Record<string, { http: Figures; direct: Figures; ratio: number }> = {};
     for (const scenario of scenarios) {
-      const [ledger] = await sql<{ id: string; workspaceId: string }[]>`select id, workspace_id as "workspaceId" from ledgers where ik = ${scenario.ledger}`;
-      const rows = await sql<{ id: string; path: string }[]>`select id, path from ledger_accounts where ledger_id = ${ledger.id}`;
+      const [ledger] = await sql<
+        { id: string; workspaceId: string }[]
+      >`select id, workspace_id as "workspaceId" from ledgers where ik = ${scenario.ledger}`;
+      const rows = await sql<
+        { id: string; path: string }[]
+      >`select id, path from ledger_accounts where ledger_id = ${ledger.id}`;
       const ids = new Map(rows.map((row) => [row.path, row.id]));
       console.log(`${scenario.name}: ${scenario.clients} clients, ${SECONDS} s each`);
       const viaHttp = await overHttp(tally.baseUrl, token, tally.child.pid!, scenario);
       console.log('  http  ', viaHttp);
       const viaSql = await direct(sql, ledger.workspaceId, ledger.id, ids, scenario);
       console.log('  direct', viaSql);
-      results[scenario.name] = { http: viaHttp, direct: viaSql, ratio: Math.round((viaHttp.entriesPerSecond / viaSql.entriesPerSecond) * 100) / 100 };
+      results[scenario.name] = {
+        http: viaHttp,
+        direct: viaSql,
+        ratio: Math.round((viaHttp.entriesPerSecond / viaSql.entriesPerSecond) * 100) / 100,
+      };
     }
     const [check] = await sql<{ unbalanced: string }[]>`
       select count(*)::text as unbalanced from ledger_account_balances b
       where own_balance <> (select coalesce(sum(amount), 0) from ledger_lines l where l.workspace_id = b.workspace_id and l.account_id = b.account_id and l.currency = b.currency)`;
-    write({ seconds: SECONDS, pool: POOL, fsync: settings[0].fsync, synchronousCommit: settings[0].sync, cpus: (await import('node:os')).cpus().length, results, balancesNotEqualToLines: Number(check.unbalanced) });
+    write({
+      seconds: SECONDS,
+      pool: POOL,
+      fsync: settings[0].fsync,
+      synchronousCommit: settings[0].sync,
+      cpus: (await import('node:os')).cpus().length,
+      results,
+      balancesNotEqualToLines: Number(check.unbalanced),
+    });
   } finally {
     await stopTally(tally);
     await sql.end();
@@ -182,18 +303,40 @@ async function main() {
   }
 }
 
-function write(report: { seconds: number; pool: number; fsync: string; synchronousCommit: string; cpus: number; results: Record<string, { http: Figures; direct: Figures; ratio: number }>; balancesNotEqualToLines: number }) {
+function write(report: {
+  seconds: number;
+  pool: number;
+  fsync: string;
+  synchronousCommit: string;
+  cpus: number;
+  results: Record<string, { http: Figures; direct: Figures; ratio: number }>;
+  balancesNotEqualToLines: number;
+}) {
   const dir = path.resolve(import.meta.dirname, 'results');
-  fs.writeFileSync(path.join(dir, 'ledger-post.json'), `${JSON.stringify({ date: new Date().toISOString(), ...report }, null, 2)}\n`);
-  const row = (name: string, f: Figures) => `| ${name} | ${f.entriesPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${f.serverRssMiB ?? '–'} | ${f.serverCpuPercent ?? '–'} |`;
+  fs.writeFileSync(
+    path.join(dir, 'ledger-post.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), ...report }, null, 2)}\n`,
+  );
+  const row = (name: string, f: Figures) =>
+    `| ${name} | ${f.entriesPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${f.serverRssMiB ?? '–'} | ${f.serverCpuPercent ?? '–'} |`;
   const lines = [
-    '# Ledger posting benchmark', '',
+    '# Ledger posting benchmark',
+    '',
     `\`make bench-ledger\`, ${new Date().toISOString().slice(0, 10)}: addLedgerEntry with 2-line runtime entries, ${report.seconds} s per run, ` +
-      `${report.cpus} cores shared by the load generator, the server and PostgreSQL (fsync=${report.fsync}, synchronous_commit=${report.synchronousCommit}), pool ${report.pool}.`, '',
-    '| Run | entries/s | p50 ms | p99 ms | errors | server RSS MiB | server CPU % |', '|---|---|---|---|---|---|---|',
-    ...Object.entries(report.results).flatMap(([name, result]) => [row(`${name}, HTTP`, result.http), row(`${name}, posting SQL direct (ceiling)`, result.direct)]), '',
-    ...Object.entries(report.results).map(([name, result]) => `- ${name}: HTTP reaches ${result.ratio} of the direct ceiling.`),
-    `- Accounts whose stored balance differs from the sum of their lines after the runs: ${report.balancesNotEqualToLines}.`, '',
+      `${report.cpus} cores shared by the load generator, the server and PostgreSQL (fsync=${report.fsync}, synchronous_commit=${report.synchronousCommit}), pool ${report.pool}.`,
+    '',
+    '| Run | entries/s | p50 ms | p99 ms | errors | server RSS MiB | server CPU % |',
+    '|---|---|---|---|---|---|---|',
+    ...Object.entries(report.results).flatMap(([name, result]) => [
+      row(`${name}, HTTP`, result.http),
+      row(`${name}, posting SQL direct (ceiling)`, result.direct),
+    ]),
+    '',
+    ...Object.entries(report.results).map(
+      ([name, result]) => `- ${name}: HTTP reaches ${result.ratio} of the direct ceiling.`,
+    ),
+    `- Accounts whose stored balance differs from the sum of their lines after the runs: ${report.balancesNotEqualToLines}.`,
+    '',
   ];
   fs.writeFileSync(path.join(dir, 'ledger-post.md'), lines.join('\n'));
   console.log(lines.join('\n'));

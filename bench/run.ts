@@ -31,22 +31,45 @@ async function main() {
   const { sql } = database;
   const signingKey = await tokenSigningKey(sql);
   const cached = await listen(await createApp({ sql, signingKey, tokenTtlSeconds: 3600, log: silentLogger }));
-  const uncached = await listen(await createApp({ sql, signingKey, tokenTtlSeconds: 3600, log: silentLogger, documentCacheSize: 0 }));
+  const uncached = await listen(
+    await createApp({ sql, signingKey, tokenTtlSeconds: 3600, log: silentLogger, documentCacheSize: 0 }),
+  );
 
   const workspaceId = await createWorkspace(sql, 'Bench');
   const client = await createClient(sql, workspaceId);
   const token = await fetchToken(cached.url, client.clientId, client.clientSecret);
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  await post(`${cached.url}/graphql`, auth, JSON.stringify({
-    query: 'mutation { createLedger(ik: "bench", ledger: { name: "Bench" }) { __typename } }',
-  }));
+  await post(
+    `${cached.url}/graphql`,
+    auth,
+    JSON.stringify({
+      query: 'mutation { createLedger(ik: "bench", ledger: { name: "Bench" }) { __typename } }',
+    }),
+  );
   const graphqlBody = JSON.stringify({ query: GET_LEDGER, variables: { ik: 'bench' }, operationName: 'getLedger' });
 
   const targets: Target[] = [
     { name: 'GET /healthz (Koa floor)', method: 'GET', url: `${cached.url}/healthz`, headers: {} },
-    { name: 'GraphQL getLedger, document cache on', method: 'POST', url: `${cached.url}/graphql`, headers: auth, body: graphqlBody },
-    { name: 'GraphQL getLedger, document cache off', method: 'POST', url: `${uncached.url}/graphql`, headers: auth, body: graphqlBody },
-    { name: 'REST GET /billing/products (openapi-backend)', method: 'GET', url: `${cached.url}/billing/products`, headers: auth },
+    {
+      name: 'GraphQL getLedger, document cache on',
+      method: 'POST',
+      url: `${cached.url}/graphql`,
+      headers: auth,
+      body: graphqlBody,
+    },
+    {
+      name: 'GraphQL getLedger, document cache off',
+      method: 'POST',
+      url: `${uncached.url}/graphql`,
+      headers: auth,
+      body: graphqlBody,
+    },
+    {
+      name: 'REST GET /billing/products (openapi-backend)',
+      method: 'GET',
+      url: `${cached.url}/billing/products`,
+      headers: auth,
+    },
   ];
 
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
@@ -59,12 +82,21 @@ async function main() {
   }
 
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const results = targets.map((t) => ({ name: t.name, median_rps: Math.round(median(samples.get(t.name)!)), runs: samples.get(t.name)!.map(Math.round) }));
+  const results = targets.map((t) => ({
+    name: t.name,
+    median_rps: Math.round(median(samples.get(t.name)!)),
+    runs: samples.get(t.name)!.map(Math.round),
+  }));
   const cacheRatio = median(samples.get(targets[1].name)!) / median(samples.get(targets[2].name)!);
   const report = {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
-    settings: { concurrency: CONCURRENCY, seconds: SECONDS, rounds: ROUNDS, note: 'load generator, server and PostgreSQL share the machine' },
+    settings: {
+      concurrency: CONCURRENCY,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      note: 'load generator, server and PostgreSQL share the machine',
+    },
     results,
     ratios: { graphql_document_cache_speedup: Number(cacheRatio.toFixed(2)) },
   };
@@ -97,7 +129,6 @@ async function measure(target: Target): Promise<number> {
   return completed / ((performance.now() - started) / 1000);
 }
 
-
 async function listen(app: { listen: (port: number, host: string) => http.Server }) {
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -110,7 +141,13 @@ async function post(url: string, headers: Record<string, string>, body: string) 
   return response.json();
 }
 
-function markdown(report: { date: string; machine: object; settings: object; results: { name: string; median_rps: number; runs: number[] }[]; ratios: object }): string {
+function markdown(report: {
+  date: string;
+  machine: object;
+  settings: object;
+  results: { name: string; median_rps: number; runs: number[] }[];
+  ratios: object;
+}): string {
   return [
     '# Benchmark results (`make bench`)',
     '',

@@ -24,9 +24,14 @@ const GET_LEDGER = JSON.stringify({ query: 'query { ledger(ledger: { ik: "bench"
 
 type Variant = { name: string; url: string; server: http.Server };
 type Round = {
-  tokensPerSecond: number; readP99Ms: number; readP50Ms: number; readsPerSecond: number; tokensBesideReads: number;
+  tokensPerSecond: number;
+  readP99Ms: number;
+  readP50Ms: number;
+  readsPerSecond: number;
+  tokensBesideReads: number;
   /** Wrong secrets are never remembered, so each pays a full scrypt: the worst case for everyone else. */
-  readP99BesideWrongSecretsMs: number; wrongSecretsPerSecond: number;
+  readP99BesideWrongSecretsMs: number;
+  wrongSecretsPerSecond: number;
 };
 
 async function main() {
@@ -38,7 +43,10 @@ async function main() {
   const variants: Variant[] = [];
   for (const [name, root] of roots) {
     const { createApp } = await import(pathToFileURL(path.join(root, 'src/app.ts')).href);
-    const server = (await createApp({ sql, signingKey, tokenTtlSeconds: 3600, log: silentLogger })).listen(0, '127.0.0.1');
+    const server = (await createApp({ sql, signingKey, tokenTtlSeconds: 3600, log: silentLogger })).listen(
+      0,
+      '127.0.0.1',
+    );
     await new Promise((resolve) => server.once('listening', resolve));
     variants.push({ name, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
   }
@@ -48,21 +56,42 @@ async function main() {
   const wrongBasic = `Basic ${Buffer.from(`${client.clientId}:not-the-secret`).toString('base64')}`;
   const token = await fetchToken(variants[0].url, client.clientId, client.clientSecret);
   await fetch(`${variants[0].url}/graphql`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ query: 'mutation { createLedger(ik: "bench", ledger: { name: "Bench" }) { __typename } }' }),
   });
 
   const rounds = new Map<string, Round[]>(variants.map((v) => [v.name, []]));
   for (let round = 1; round <= ROUNDS; round++) {
     for (const variant of variants) {
-      const tokenTarget = { url: `${variant.url}/oauth2/token`, method: 'POST', body: 'grant_type=client_credentials',
-        headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, status: 200 };
-      const wrongSecretTarget = { ...tokenTarget, headers: { ...tokenTarget.headers, authorization: wrongBasic }, status: 401 };
-      const readTarget = { url: `${variant.url}/graphql`, method: 'POST', body: GET_LEDGER,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, status: 200 };
+      const tokenTarget = {
+        url: `${variant.url}/oauth2/token`,
+        method: 'POST',
+        body: 'grant_type=client_credentials',
+        headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+        status: 200,
+      };
+      const wrongSecretTarget = {
+        ...tokenTarget,
+        headers: { ...tokenTarget.headers, authorization: wrongBasic },
+        status: 401,
+      };
+      const readTarget = {
+        url: `${variant.url}/graphql`,
+        method: 'POST',
+        body: GET_LEDGER,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        status: 200,
+      };
       const alone = await load([{ target: tokenTarget, clients: TOKEN_CLIENTS }]);
-      const mixed = await load([{ target: tokenTarget, clients: TOKEN_CLIENTS }, { target: readTarget, clients: READ_CLIENTS }]);
-      const attacked = await load([{ target: wrongSecretTarget, clients: TOKEN_CLIENTS }, { target: readTarget, clients: READ_CLIENTS }]);
+      const mixed = await load([
+        { target: tokenTarget, clients: TOKEN_CLIENTS },
+        { target: readTarget, clients: READ_CLIENTS },
+      ]);
+      const attacked = await load([
+        { target: wrongSecretTarget, clients: TOKEN_CLIENTS },
+        { target: readTarget, clients: READ_CLIENTS },
+      ]);
       const reads = mixed[1].latencies.sort((a, b) => a - b);
       const readsUnderAttack = attacked[1].latencies.sort((a, b) => a - b);
       const result: Round = {
@@ -75,10 +104,12 @@ async function main() {
         readP99BesideWrongSecretsMs: readsUnderAttack[Math.floor(readsUnderAttack.length * 0.99)] ?? NaN,
       };
       rounds.get(variant.name)!.push(result);
-      process.stdout.write(`round ${round} ${variant.name.padEnd(8)} tokens/s ${result.tokensPerSecond.toFixed(0)}  ` +
-        `beside reads: tokens/s ${result.tokensBesideReads.toFixed(0)}, reads/s ${result.readsPerSecond.toFixed(0)}, ` +
-        `read p50 ${result.readP50Ms.toFixed(1)} ms, p99 ${result.readP99Ms.toFixed(1)} ms; ` +
-        `beside wrong secrets (${result.wrongSecretsPerSecond.toFixed(0)}/s): read p99 ${result.readP99BesideWrongSecretsMs.toFixed(1)} ms\n`);
+      process.stdout.write(
+        `round ${round} ${variant.name.padEnd(8)} tokens/s ${result.tokensPerSecond.toFixed(0)}  ` +
+          `beside reads: tokens/s ${result.tokensBesideReads.toFixed(0)}, reads/s ${result.readsPerSecond.toFixed(0)}, ` +
+          `read p50 ${result.readP50Ms.toFixed(1)} ms, p99 ${result.readP99Ms.toFixed(1)} ms; ` +
+          `beside wrong secrets (${result.wrongSecretsPerSecond.toFixed(0)}/s): read p99 ${result.readP99BesideWrongSecretsMs.toFixed(1)} ms\n`,
+      );
     }
   }
 
@@ -96,21 +127,34 @@ async function main() {
   const report = {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
-    settings: { seconds: SECONDS, rounds: ROUNDS, token_clients: TOKEN_CLIENTS, read_clients: READ_CLIENTS,
-      baseline: process.env.BENCH_BASELINE ? 'BENCH_BASELINE checkout, alternating rounds in this process' : 'none' },
+    settings: {
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      token_clients: TOKEN_CLIENTS,
+      read_clients: READ_CLIENTS,
+      baseline: process.env.BENCH_BASELINE ? 'BENCH_BASELINE checkout, alternating rounds in this process' : 'none',
+    },
     summary,
   };
   const dir = path.join(import.meta.dirname, 'results');
   fs.writeFileSync(path.join(dir, 'token-auth.json'), `${JSON.stringify(report, null, 2)}\n`);
-  fs.writeFileSync(path.join(dir, 'token-auth.md'), [
-    '# Token endpoint beside GraphQL reads (`bench/token-auth.ts`)', '',
-    `Run ${report.date} on ${JSON.stringify(report.machine)}; ${JSON.stringify(report.settings)}.`, '',
-    '| Variant | Tokens/s alone | Tokens/s beside reads | Reads/s beside tokens | Read p50 ms | Read p99 ms | Wrong secrets/s | Read p99 ms beside wrong secrets |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...summary.map((s) => `| ${s.name} | ${s.tokens_per_s} | ${s.tokens_per_s_beside_reads} | ${s.reads_per_s_beside_tokens} | ` +
-      `${s.read_p50_ms} | ${s.read_p99_ms} | ${s.wrong_secrets_per_s} | ${s.read_p99_beside_wrong_secrets_ms} |`),
-    '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'token-auth.md'),
+    [
+      '# Token endpoint beside GraphQL reads (`bench/token-auth.ts`)',
+      '',
+      `Run ${report.date} on ${JSON.stringify(report.machine)}; ${JSON.stringify(report.settings)}.`,
+      '',
+      '| Variant | Tokens/s alone | Tokens/s beside reads | Reads/s beside tokens | Read p50 ms | Read p99 ms | Wrong secrets/s | Read p99 ms beside wrong secrets |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      ...summary.map(
+        (s) =>
+          `| ${s.name} | ${s.tokens_per_s} | ${s.tokens_per_s_beside_reads} | ${s.reads_per_s_beside_tokens} | ` +
+          `${s.read_p50_ms} | ${s.read_p99_ms} | ${s.wrong_secrets_per_s} | ${s.read_p99_beside_wrong_secrets_ms} |`,
+      ),
+      '',
+    ].join('\n'),
+  );
   for (const variant of variants) variant.server.close();
   await database.close();
   process.exit(0);
@@ -121,21 +165,24 @@ type Target = { url: string; method: string; body: string; headers: Record<strin
 /** Runs every group's clients at once for SECONDS; per group, completed requests and latencies. */
 async function load(groups: { target: Target; clients: number }[]) {
   const deadline = performance.now() + SECONDS * 1000;
-  return Promise.all(groups.map(async ({ target, clients }) => {
-    const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-    const latencies: number[] = [];
-    await Promise.all(Array.from({ length: clients }, async () => {
-      while (performance.now() < deadline) {
-        const started = performance.now();
-        const status = await send(agent, target);
-        if (status !== target.status) throw new Error(`${target.url} answered ${status}`);
-        latencies.push(performance.now() - started);
-      }
-    }));
-    agent.destroy();
-    return { count: latencies.length, latencies };
-  }));
+  return Promise.all(
+    groups.map(async ({ target, clients }) => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+      const latencies: number[] = [];
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          while (performance.now() < deadline) {
+            const started = performance.now();
+            const status = await send(agent, target);
+            if (status !== target.status) throw new Error(`${target.url} answered ${status}`);
+            latencies.push(performance.now() - started);
+          }
+        }),
+      );
+      agent.destroy();
+      return { count: latencies.length, latencies };
+    }),
+  );
 }
-
 
 await main();

@@ -54,7 +54,10 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const ledgerSchema = buildLedgerSchema();
   // Token and health routes answer under both base URLs of the billing contract, so a client
   // generated for either reaches them.
-  router.post(['/oauth2/token', '/billing/oauth2/token'], oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds, log }));
+  router.post(
+    ['/oauth2/token', '/billing/oauth2/token'],
+    oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds, log }),
+  );
   router.get(['/healthz', '/billing/healthz'], healthz);
   router.get('/metrics', serveMetrics);
   router.get('/docs', docsPage);
@@ -65,12 +68,19 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   router.get('/schema.graphql', serveContract(SDL_PATH, 'text/plain; charset=utf-8'));
   router.get('/openapi.yaml', serveOpenApi(options.publicUrl));
   const graphql = graphqlEndpoint({
-    schema: ledgerSchema, sql, log, cursors: cursorSigner(signingKey), documentCacheSize: options.documentCacheSize,
+    schema: ledgerSchema,
+    sql,
+    log,
+    cursors: cursorSigner(signingKey),
+    documentCacheSize: options.documentCacheSize,
     limits: options.graphqlLimits ?? DEFAULT_DOCUMENT_LIMITS,
   });
   // A browser opening /graphql gets the IDE; GraphQL clients (JSON) go on to the endpoint.
-  router.get('/graphql', (ctx, next) => (ctx.query.query === undefined && ctx.accepts('application/json', 'text/html') === 'text/html'
-    ? ctx.redirect('/graphiql') : next()));
+  router.get('/graphql', (ctx, next) =>
+    ctx.query.query === undefined && ctx.accepts('application/json', 'text/html') === 'text/html'
+      ? ctx.redirect('/graphiql')
+      : next(),
+  );
   router.all('/graphql', graphqlErrors(log), graphqlAuth(signingKey, limiter), requireReadableBody, graphql);
 
   const billing = await createBillingApi({ sql, signingKey, limiter });
@@ -83,10 +93,12 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   app.use(limiter.middleware);
   app.use(readBodies());
   app.use(router.routes());
-  app.use(router.allowedMethods({
-    throw: true,
-    methodNotAllowed,
-  }));
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed,
+    }),
+  );
   // Whatever the router did not answer is a billing route, or a 404 the billing API explains.
   app.use(billing.middleware);
   return app;

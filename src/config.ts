@@ -1,6 +1,11 @@
 import path from 'node:path';
 import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE } from './http/inFlight.js';
-import { DEFAULT_DOCUMENT_LIMITS, DOCUMENT_LIMIT_VARIABLES, type DocumentLimit, type DocumentLimits } from './ledger/graphql/documentLimits.js';
+import {
+  DEFAULT_DOCUMENT_LIMITS,
+  DOCUMENT_LIMIT_VARIABLES,
+  type DocumentLimit,
+  type DocumentLimits,
+} from './ledger/graphql/documentLimits.js';
 
 export type Config = {
   port: number;
@@ -47,7 +52,8 @@ export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 95_000;
 
 /** A local frontend on any port may call the sandbox with a bearer token. */
 export const DEFAULT_CORS_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
-const CORS_ORIGIN = /^(\*|https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:(\d{1,5}|\*))?|https?:\/\/\[[0-9a-fA-F:]+\](:(\d{1,5}|\*))?)$/;
+const CORS_ORIGIN =
+  /^(\*|https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:(\d{1,5}|\*))?|https?:\/\/\[[0-9a-fA-F:]+\](:(\d{1,5}|\*))?)$/;
 
 export class ConfigError extends Error {}
 
@@ -75,10 +81,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of debug, info, warn, error, got '${env.LOG_LEVEL}'`);
   }
-  const corsOrigins = env.CORS_ORIGINS === undefined ? DEFAULT_CORS_ORIGINS
-    : env.CORS_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean);
+  const corsOrigins =
+    env.CORS_ORIGINS === undefined
+      ? DEFAULT_CORS_ORIGINS
+      : env.CORS_ORIGINS.split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean);
   for (const origin of corsOrigins) {
-    if (!CORS_ORIGIN.test(origin)) problems.push(`CORS_ORIGINS entries are origins like https://app.example.com, http://localhost:*, or *; got '${origin}'`);
+    if (!CORS_ORIGIN.test(origin))
+      problems.push(
+        `CORS_ORIGINS entries are origins like https://app.example.com, http://localhost:*, or *; got '${origin}'`,
+      );
   }
   const publicUrl = env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined;
   if (publicUrl && !/^https?:\/\/[A-Za-z0-9.\-[\]:]+(\/[A-Za-z0-9._~\-/]*)?$/.test(publicUrl)) {
@@ -97,9 +110,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.TALLY_DATA_DIR || '.data'),
     databasePoolMax: integer('DATABASE_POOL_MAX', 10, 1, 100),
     databaseConnectTimeoutSeconds: integer('DATABASE_CONNECT_TIMEOUT_SECONDS', 5, 1, 120),
-    bootstrap: clientId && clientSecret
-      ? { clientId, clientSecret, workspaceName: env.BOOTSTRAP_WORKSPACE_NAME || 'Default' }
-      : undefined,
+    bootstrap:
+      clientId && clientSecret
+        ? { clientId, clientSecret, workspaceName: env.BOOTSTRAP_WORKSPACE_NAME || 'Default' }
+        : undefined,
     tokenTtlSeconds: integer('TOKEN_TTL_SECONDS', 3600, 121, 86400),
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 10_000, 100, 600_000),
     maxInFlightPerWorkspace: integer('WORKSPACE_MAX_IN_FLIGHT', DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE, 1, 10_000),
@@ -108,14 +122,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     balanceFoldIntervalMs: integer('BALANCE_FOLD_INTERVAL_MS', 200, 10, 60_000),
     balanceFoldBatchSize: integer('BALANCE_FOLD_BATCH_SIZE', 5000, 1, 100_000),
-    graphqlLimits: Object.fromEntries((Object.keys(DEFAULT_DOCUMENT_LIMITS) as DocumentLimit[]).map((limit) =>
-      [limit, integer(DOCUMENT_LIMIT_VARIABLES[limit], DEFAULT_DOCUMENT_LIMITS[limit], 1, 10_000_000)])) as DocumentLimits,
+    graphqlLimits: Object.fromEntries(
+      (Object.keys(DEFAULT_DOCUMENT_LIMITS) as DocumentLimit[]).map((limit) => [
+        limit,
+        integer(DOCUMENT_LIMIT_VARIABLES[limit], DEFAULT_DOCUMENT_LIMITS[limit], 1, 10_000_000),
+      ]),
+    ) as DocumentLimits,
     keepAliveTimeoutMs: integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_KEEP_ALIVE_TIMEOUT_MS, 1000, 3_600_000),
     headersTimeoutMs: integer('HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000),
     requestReceiveTimeoutMs: integer('HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
   };
   if (config.headersTimeoutMs > config.requestReceiveTimeoutMs) {
-    problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)');
+    problems.push(
+      'HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    );
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;

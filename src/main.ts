@@ -29,14 +29,15 @@ async function main(): Promise<void> {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void shutdown(signal));
 
   // The port first: a second server on it stops here, before a database is made or touched.
-  const server = open.server = await bindListener(config.port, config.host, {
-    keepAliveTimeoutMs: config.keepAliveTimeoutMs, headersTimeoutMs: config.headersTimeoutMs,
+  const server = (open.server = await bindListener(config.port, config.host, {
+    keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+    headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestReceiveTimeoutMs,
-  });
+  }));
   const port = (server.address() as { port: number }).port;
   const baseUrl = config.publicUrl ?? `http://localhost:${port}`;
 
-  const database = open.database = await openDatabase({
+  const database = (open.database = await openDatabase({
     databaseUrl: config.databaseUrl,
     ephemeral: config.ephemeral,
     dataDir: config.dataDir,
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
     connectTimeoutSeconds: config.databaseConnectTimeoutSeconds,
     waitUntilReachable: true,
     log: (message) => log.info(message),
-  });
+  }));
   const { sql } = database;
 
   if (config.bootstrap) {
@@ -58,11 +59,20 @@ async function main(): Promise<void> {
   }
 
   const app = await createApp({
-    sql, signingKey: await tokenSigningKey(sql), tokenTtlSeconds: config.tokenTtlSeconds, log,
-    maxInFlightPerWorkspace: config.maxInFlightPerWorkspace, corsOrigins: config.corsOrigins, publicUrl: config.publicUrl,
-    databasePoolMax: config.databasePoolMax, graphqlLimits: config.graphqlLimits,
+    sql,
+    signingKey: await tokenSigningKey(sql),
+    tokenTtlSeconds: config.tokenTtlSeconds,
+    log,
+    maxInFlightPerWorkspace: config.maxInFlightPerWorkspace,
+    corsOrigins: config.corsOrigins,
+    publicUrl: config.publicUrl,
+    databasePoolMax: config.databasePoolMax,
+    graphqlLimits: config.graphqlLimits,
   });
-  open.fold = startBalanceFold(sql, log, { intervalMs: config.balanceFoldIntervalMs, batchSize: config.balanceFoldBatchSize });
+  open.fold = startBalanceFold(sql, log, {
+    intervalMs: config.balanceFoldIntervalMs,
+    batchSize: config.balanceFoldBatchSize,
+  });
   serveWith(server, app.callback());
   log.info('listening', { url: `http://localhost:${port}`, database: config.databaseUrl ? 'external' : 'embedded' });
 }
@@ -80,21 +90,30 @@ function closeServer(server: Server): Promise<void> {
 }
 
 /** Printed once, on the first start of an empty database (the secret is stored only hashed), as lines a shell can run. */
-function printDevelopmentCredential(credential: { workspaceId: string; clientId: string; clientSecret: string }, baseUrl: string) {
-  process.stdout.write([
-    '',
-    '# Created a development workspace and API client; the secret is shown only this once.',
-    `# Workspace: ${credential.workspaceId}. Paste the next two lines into your shell:`,
-    `export TALLY_CLIENT_ID='${credential.clientId}'`,
-    `export TALLY_CLIENT_SECRET='${credential.clientSecret}'`,
-    `# Get a token: curl -s -u "$TALLY_CLIENT_ID:$TALLY_CLIENT_SECRET" -d grant_type=client_credentials ${baseUrl}/oauth2/token`,
-    '',
-  ].join('\n') + '\n');
+function printDevelopmentCredential(
+  credential: { workspaceId: string; clientId: string; clientSecret: string },
+  baseUrl: string,
+) {
+  process.stdout.write(
+    [
+      '',
+      '# Created a development workspace and API client; the secret is shown only this once.',
+      `# Workspace: ${credential.workspaceId}. Paste the next two lines into your shell:`,
+      `export TALLY_CLIENT_ID='${credential.clientId}'`,
+      `export TALLY_CLIENT_SECRET='${credential.clientSecret}'`,
+      `# Get a token: curl -s -u "$TALLY_CLIENT_ID:$TALLY_CLIENT_SECRET" -d grant_type=client_credentials ${baseUrl}/oauth2/token`,
+      '',
+    ].join('\n') + '\n',
+  );
 }
 
 function isExpected(error: unknown): error is Error {
-  return error instanceof ConfigError || error instanceof EmbeddedBusyError || error instanceof PortUnavailableError
-    || error instanceof UnknownMigrationsError;
+  return (
+    error instanceof ConfigError ||
+    error instanceof EmbeddedBusyError ||
+    error instanceof PortUnavailableError ||
+    error instanceof UnknownMigrationsError
+  );
 }
 
 main().catch((error) => {

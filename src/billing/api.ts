@@ -61,7 +61,9 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
       const violations = errors.map(toViolation);
       const substantive = errors.filter((error) => !COMBINATORS.has(error.keyword));
       if (substantive.length > 0 && substantive.every(isMalformedAmount)) {
-        throw new DomainError('invalid_amount', 'Amounts are integer strings in the smallest currency unit.', { violations });
+        throw new DomainError('invalid_amount', 'Amounts are integer strings in the smallest currency unit.', {
+          violations,
+        });
       }
       throw new DomainError('invalid_request', 'The request does not match the API contract.', { violations });
     },
@@ -70,7 +72,10 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
       if (!c.security?.authorized) return;
       if (!options.mock) options.limiter.admit(ctx);
       if (hasUnreadableBody(ctx)) {
-        throw new DomainError('unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).');
+        throw new DomainError(
+          'unsupported_media_type',
+          'Request bodies must be JSON (Content-Type: application/json).',
+        );
       }
       rejectUnreadBody(ctx);
       rejectUnstorableText(c);
@@ -78,23 +83,33 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
   });
   if (options.mock) {
     const answer = options.mock;
-    for (const operationId of billingOperationIds()) backend.register(operationId, (c: OperationContext, ctx: AppContext) => answer(operationId, c, ctx));
+    for (const operationId of billingOperationIds())
+      backend.register(operationId, (c: OperationContext, ctx: AppContext) => answer(operationId, c, ctx));
   } else {
     registerHandlers(backend, options);
   }
   await backend.init();
 
   const middleware: Middleware<AppState> = async (ctx) => {
-    const path = ctx.path === CURRENT_PREFIX ? '/' : ctx.path.startsWith(`${CURRENT_PREFIX}/`)
-      ? ctx.path.slice(CURRENT_PREFIX.length)
-      : ctx.path;
+    const path =
+      ctx.path === CURRENT_PREFIX
+        ? '/'
+        : ctx.path.startsWith(`${CURRENT_PREFIX}/`)
+          ? ctx.path.slice(CURRENT_PREFIX.length)
+          : ctx.path;
     if (!decodable(path)) {
       throw new DomainError('invalid_request', 'The path is not valid percent-encoding.', {
         violations: [{ pointer: '/path', message: 'must be valid percent-encoded UTF-8' }],
       });
     }
     await backend.handleRequest(
-      { method: ctx.method, path, query: ctx.query as Record<string, string>, headers: ctx.headers as Record<string, string>, body: ctx.request.body },
+      {
+        method: ctx.method,
+        path,
+        query: ctx.query as Record<string, string>,
+        headers: ctx.headers as Record<string, string>,
+        body: ctx.request.body,
+      },
       ctx,
     );
   };
@@ -128,7 +143,8 @@ export function loadSpec(): Document {
 }
 
 /** Routes the server answers itself (token, health: `x-tally-outside-billing`) are not billing routes. */
-export const isOutsideBilling = (item: unknown) => (item as Record<string, unknown>)['x-tally-outside-billing'] === true;
+export const isOutsideBilling = (item: unknown) =>
+  (item as Record<string, unknown>)['x-tally-outside-billing'] === true;
 
 function billingRoutesOf(spec: Document): Document {
   const paths = Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([, item]) => !isOutsideBilling(item)));
@@ -164,11 +180,14 @@ function decodable(path: string): boolean {
 
 /** NUL and unpaired surrogates are refused in every text the request carries, before any handler. */
 function rejectUnstorableText(c: OperationContext): void {
-  const violation = findUnstorableText(c.request.requestBody, '/body')
-    ?? findUnstorableText(c.request.params, '/path')
-    ?? findUnstorableText(c.request.query, '/query');
+  const violation =
+    findUnstorableText(c.request.requestBody, '/body') ??
+    findUnstorableText(c.request.params, '/path') ??
+    findUnstorableText(c.request.query, '/query');
   if (violation) {
-    throw new DomainError('invalid_request', 'Text must be valid Unicode without NUL characters.', { violations: [violation] });
+    throw new DomainError('invalid_request', 'Text must be valid Unicode without NUL characters.', {
+      violations: [violation],
+    });
   }
 }
 
@@ -198,7 +217,9 @@ function closestAlternatives(errors: ErrorObject[]): ErrorObject[] {
     if (branches.size < 2) continue;
     const ranked = [...branches.entries()].sort((a, b) => a[1] - b[1]);
     const [closest] = ranked[0];
-    kept = kept.filter((error) => !error.schemaPath.startsWith(prefix) || error.schemaPath.startsWith(`${prefix}${closest}/`));
+    kept = kept.filter(
+      (error) => !error.schemaPath.startsWith(prefix) || error.schemaPath.startsWith(`${prefix}${closest}/`),
+    );
     // A body form clearly meant (the contract reports violations against that form only): the
     // summary adds nothing. Nested choices such as a user {id} | {external_id} keep theirs.
     if (ranked[0][1] < ranked[1][1] && /^(\/requestBody)?$/.test(summary.instancePath)) settled.add(summary);
@@ -223,7 +244,11 @@ function toViolation(error: ErrorObject): Violation {
   if (error.keyword === 'parse') pointer = '/body';
   let message = error.message ?? 'is invalid';
   if (error.keyword === 'additionalProperties') message = 'is not a known property';
-  if (error.keyword === 'enum' && Array.isArray(error.params.allowedValues) && error.params.allowedValues.length <= 10) {
+  if (
+    error.keyword === 'enum' &&
+    Array.isArray(error.params.allowedValues) &&
+    error.params.allowedValues.length <= 10
+  ) {
     message = `must be one of: ${error.params.allowedValues.join(', ')}`;
   }
   return { pointer: pointer || '/', message };

@@ -8,13 +8,17 @@ export type OperationId = keyof operations;
 type Json<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 
 /** The operation's JSON body; possibly undefined when the contract makes the body optional. */
-export type RequestBody<O extends OperationId> =
-  operations[O] extends { requestBody: infer B } ? Json<NonNullable<B>>
-    : operations[O] extends { requestBody?: infer B } ? Json<NonNullable<B>> | undefined : never;
-export type PathParams<O extends OperationId> =
-  operations[O]['parameters'] extends { path: infer P } ? NonNullable<P> : never;
-export type QueryParams<O extends OperationId> =
-  operations[O]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : never;
+export type RequestBody<O extends OperationId> = operations[O] extends { requestBody: infer B }
+  ? Json<NonNullable<B>>
+  : operations[O] extends { requestBody?: infer B }
+    ? Json<NonNullable<B>> | undefined
+    : never;
+export type PathParams<O extends OperationId> = operations[O]['parameters'] extends { path: infer P }
+  ? NonNullable<P>
+  : never;
+export type QueryParams<O extends OperationId> = operations[O]['parameters'] extends { query?: infer Q }
+  ? NonNullable<Q>
+  : never;
 
 type SuccessStatus = 200 | 201;
 /** One of the success responses the spec declares for the operation, with its typed body. */

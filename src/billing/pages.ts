@@ -6,7 +6,12 @@ import { DomainError } from '../core/errors.js';
 
 export type PageRequest = { after?: [string, string]; limit: number };
 
-export function searchPageRequest(cursors: CursorSigner, search: string, workspaceId: string, pageInfo?: { after?: string; limit?: number }): PageRequest {
+export function searchPageRequest(
+  cursors: CursorSigner,
+  search: string,
+  workspaceId: string,
+  pageInfo?: { after?: string; limit?: number },
+): PageRequest {
   const limit = pageInfo?.limit ?? 20;
   if (pageInfo?.after === undefined) return { limit };
   try {
@@ -21,9 +26,20 @@ export function searchPageRequest(cursors: CursorSigner, search: string, workspa
 }
 
 /** The page's rows (one more was fetched to learn whether another page exists) and its page_info. */
-export function pageOf<T extends { created: Date; id: string }>(cursors: CursorSigner, search: string, workspaceId: string, rows: T[], limit: number) {
+export function pageOf<T extends { created: Date; id: string }>(
+  cursors: CursorSigner,
+  search: string,
+  workspaceId: string,
+  rows: T[],
+  limit: number,
+) {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const more = rows.length > limit && last !== undefined;
-  return { rows: page, pageInfo: more ? { next_cursor: cursors.forList(search, workspaceId).encode([last.created.toISOString(), last.id]) } : {} };
+  return {
+    rows: page,
+    pageInfo: more
+      ? { next_cursor: cursors.forList(search, workspaceId).encode([last.created.toISOString(), last.id]) }
+      : {},
+  };
 }

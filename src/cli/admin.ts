@@ -17,14 +17,21 @@ const USAGE = `Manage Tally workspaces and API clients (uses DATABASE_URL, or th
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, workspace: { type: 'string' }, ledger: { type: 'string' } } });
+  const { values } = parseArgs({
+    args: rest,
+    options: { name: { type: 'string' }, workspace: { type: 'string' }, ledger: { type: 'string' } },
+  });
   if (!command || command === 'help' || command === '--help') {
     process.stdout.write(USAGE);
     return command ? 0 : 2;
   }
   const config = loadConfig();
   const database = await openDatabase({
-    databaseUrl: config.databaseUrl, ephemeral: false, dataDir: config.dataDir, poolMax: 2, whenOwned: 'share',
+    databaseUrl: config.databaseUrl,
+    ephemeral: false,
+    dataDir: config.dataDir,
+    poolMax: 2,
+    whenOwned: 'share',
     log: (message) => process.stderr.write(`${message}\n`),
   });
   try {
@@ -36,7 +43,8 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'create-client': {
         if (!values.workspace) throw new UsageError('--workspace is required');
-        if (!(await findWorkspace(database.sql, values.workspace))) throw new UsageError(`no workspace ${values.workspace}`);
+        if (!(await findWorkspace(database.sql, values.workspace)))
+          throw new UsageError(`no workspace ${values.workspace}`);
         const credential = await createClient(database.sql, values.workspace, { name: values.name });
         process.stdout.write(`client_id=${credential.clientId}\nclient_secret=${credential.clientSecret}\n`);
         return 0;
@@ -45,12 +53,16 @@ async function main(argv: string[]): Promise<number> {
         for (const row of await listWorkspaces(database.sql)) process.stdout.write(`${row.id}\t${row.name}\n`);
         return 0;
       case 'list-clients':
-        for (const row of await listClients(database.sql)) process.stdout.write(`${row.clientId}\t${row.workspaceId}\t${row.name}\n`);
+        for (const row of await listClients(database.sql))
+          process.stdout.write(`${row.clientId}\t${row.workspaceId}\t${row.name}\n`);
         return 0;
       case 'check': {
         const violations = await checkLedgerInvariants(database.sql, values.ledger);
-        for (const v of violations) process.stdout.write(`FAIL ${v.check}: ledger ${v.ledgerId}, ${v.subject}: ${v.detail}\n`);
-        process.stdout.write(violations.length === 0 ? 'ok: every invariant holds\n' : `${violations.length} violation(s)\n`);
+        for (const v of violations)
+          process.stdout.write(`FAIL ${v.check}: ledger ${v.ledgerId}, ${v.subject}: ${v.detail}\n`);
+        process.stdout.write(
+          violations.length === 0 ? 'ok: every invariant holds\n' : `${violations.length} violation(s)\n`,
+        );
         return violations.length === 0 ? 0 : 1;
       }
       default:
@@ -63,7 +75,14 @@ async function main(argv: string[]): Promise<number> {
 
 class UsageError extends Error {}
 
-main(process.argv.slice(2)).then((code) => process.exit(code), (error) => {
-  process.stderr.write(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : `${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(2);
-});
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(
+      error instanceof UsageError
+        ? `${error.message}\n\n${USAGE}`
+        : `${error instanceof Error ? error.stack : String(error)}\n`,
+    );
+    process.exit(2);
+  },
+);

@@ -11,7 +11,8 @@ export function checkTagList(tags: readonly Tag[] | undefined, pointer: string):
   const seen = new Set<string>();
   const violations: Violation[] = [];
   (tags ?? []).forEach((tag, index) => {
-    if (seen.has(tag.key)) violations.push({ pointer: `${pointer}/${index}/key`, message: `repeats the key ${tag.key}` });
+    if (seen.has(tag.key))
+      violations.push({ pointer: `${pointer}/${index}/key`, message: `repeats the key ${tag.key}` });
     seen.add(tag.key);
   });
   if (violations.length > 0) throw contractError(violations);

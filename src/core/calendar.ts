@@ -30,11 +30,14 @@ export function parseSpan(text: string, allowQuarter: boolean): Span<PeriodUnit>
   }
   const match = MOMENT.exec(text);
   if (!match) return undefined;
-  const [year, month = 1, day = 1, hour = 0] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  const [year, month = 1, day = 1, hour = 0] = match
+    .slice(1)
+    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
   if (year < 1970 || month < 1 || month > 12 || day < 1 || hour > 23) return undefined;
   const start = Date.UTC(year, month - 1, day, hour);
   if (new Date(start).getUTCDate() !== day) return undefined; // 31 April, 29 February of 2027...
-  const unit: Unit = match[4] !== undefined ? 'hour' : match[3] !== undefined ? 'day' : match[2] !== undefined ? 'month' : 'year';
+  const unit: Unit =
+    match[4] !== undefined ? 'hour' : match[3] !== undefined ? 'day' : match[2] !== undefined ? 'month' : 'year';
   return { start, end: add(start, unit, 1), unit };
 }
 
@@ -51,10 +54,14 @@ export function add(local: number, unit: Unit, count: number): number {
 export function floorTo(local: number, unit: Unit): number {
   const d = new Date(local);
   switch (unit) {
-    case 'hour': return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours());
-    case 'day': return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-    case 'month': return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-    case 'year': return Date.UTC(d.getUTCFullYear(), 0, 1);
+    case 'hour':
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours());
+    case 'day':
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+    case 'month':
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    case 'year':
+      return Date.UTC(d.getUTCFullYear(), 0, 1);
   }
 }
 
@@ -70,11 +77,16 @@ export function formatSpan(local: number, unit: PeriodUnit): string {
   const d = new Date(local);
   const year = pad(d.getUTCFullYear(), 4);
   switch (unit) {
-    case 'year': return year;
-    case 'quarter': return `${year}-Q${Math.floor(d.getUTCMonth() / 3) + 1}`;
-    case 'month': return `${year}-${pad(d.getUTCMonth() + 1)}`;
-    case 'day': return `${year}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-    case 'hour': return `${year}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}`;
+    case 'year':
+      return year;
+    case 'quarter':
+      return `${year}-Q${Math.floor(d.getUTCMonth() / 3) + 1}`;
+    case 'month':
+      return `${year}-${pad(d.getUTCMonth() + 1)}`;
+    case 'day':
+      return `${year}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+    case 'hour':
+      return `${year}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}`;
   }
 }
 

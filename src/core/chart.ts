@@ -1,7 +1,12 @@
 import { currencyKey } from './currencyKeys.js';
 import { DomainError } from './errors.js';
 import {
-  DEFAULT_CONSISTENCY, mergeConsistency, WORKSPACE_DEFAULT_CURRENCY, type AccountType, type Consistency, type ConsistencyInput,
+  DEFAULT_CONSISTENCY,
+  mergeConsistency,
+  WORKSPACE_DEFAULT_CURRENCY,
+  type AccountType,
+  type Consistency,
+  type ConsistencyInput,
 } from './ledgerAccounts.js';
 import { placeholders, renderText, type Parameters } from './templates.js';
 
@@ -12,7 +17,12 @@ import { placeholders, renderText, type Parameters } from './templates.js';
 
 type CurrencyInput = { code: string; customCurrencyId?: string | null };
 /** The external account a chart account reconciles; parts may hold placeholders on templates. */
-export type LinkedAccountInput = { id?: string | null; linkId?: string | null; externalId?: string | null; linkType?: string | null };
+export type LinkedAccountInput = {
+  id?: string | null;
+  linkId?: string | null;
+  externalId?: string | null;
+  linkType?: string | null;
+};
 export type SchemaAccountInput = {
   key: string;
   name?: string | null;
@@ -69,36 +79,59 @@ export function buildChart(input: ChartInput): Chart {
   const accounts = new Map<string, ChartAccount>();
   const rootConsistency = mergeConsistency(DEFAULT_CONSISTENCY, input.defaultConsistencyConfig);
   const rootMode = input.defaultCurrencyMode ?? 'single';
-  const rootCurrency = rootMode === 'multi' ? null : chartCurrencyKey(input.defaultCurrency) ?? WORKSPACE_DEFAULT_CURRENCY;
-  const walk = (nodes: SchemaAccountInput[], parent: ChartAccount | undefined): string[] => nodes.map((node) => {
-    const chartPath = parent ? `${parent.chartPath}/${node.key}` : node.key;
-    const type = node.type ?? parent?.type;
-    if (!type) throw new DomainError('invalid_input_provided', `Top-level account '${node.key}' needs a type.`);
-    if (parent && type !== parent.type) {
-      throw new DomainError('invalid_input_provided', `Account ${chartPath} must have its parent's type (${parent.type}), not ${type}.`);
-    }
-    const currencyMode = node.currencyMode ?? (node.currency ? 'single' : parent?.currencyMode ?? rootMode);
-    if (currencyMode === 'multi' && node.currency) {
-      throw new DomainError('invalid_input_provided', `Account ${chartPath} is multi-currency and cannot name a currency.`);
-    }
-    const account: ChartAccount = {
-      chartPath, key: node.key, parentChartPath: parent?.chartPath ?? null, depth: (parent?.depth ?? 0) + 1,
-      name: node.name ?? null, type, template: node.template === true, currencyMode,
-      currencyCode: currencyMode === 'multi' ? null : chartCurrencyKey(node.currency) ?? parent?.currencyCode ?? rootCurrency,
-      consistency: mergeConsistency(parent?.consistency ?? rootConsistency, node.consistencyConfig),
-      linkedAccount: node.linkedAccount ?? null, status: (node.status ?? 'active') as ChartAccount['status'],
-      disabled: node.status === 'disabled', children: [],
-    };
-    if (account.linkedAccount && node.children?.length) {
-      throw new DomainError('invalid_input_provided', `Account ${chartPath} is linked to an external account, so it cannot have children.`);
-    }
-    if (node.linkedAccount?.linkType != null && node.linkedAccount.linkType !== 'CustomLink') {
-      throw new DomainError('invalid_input_provided', `Account ${chartPath}: only custom links can be created in Tally, so linkType must be CustomLink.`);
-    }
-    accounts.set(chartPath, account);
-    account.children = walk(node.children ?? [], account);
-    return chartPath;
-  });
+  const rootCurrency =
+    rootMode === 'multi' ? null : (chartCurrencyKey(input.defaultCurrency) ?? WORKSPACE_DEFAULT_CURRENCY);
+  const walk = (nodes: SchemaAccountInput[], parent: ChartAccount | undefined): string[] =>
+    nodes.map((node) => {
+      const chartPath = parent ? `${parent.chartPath}/${node.key}` : node.key;
+      const type = node.type ?? parent?.type;
+      if (!type) throw new DomainError('invalid_input_provided', `Top-level account '${node.key}' needs a type.`);
+      if (parent && type !== parent.type) {
+        throw new DomainError(
+          'invalid_input_provided',
+          `Account ${chartPath} must have its parent's type (${parent.type}), not ${type}.`,
+        );
+      }
+      const currencyMode = node.currencyMode ?? (node.currency ? 'single' : (parent?.currencyMode ?? rootMode));
+      if (currencyMode === 'multi' && node.currency) {
+        throw new DomainError(
+          'invalid_input_provided',
+          `Account ${chartPath} is multi-currency and cannot name a currency.`,
+        );
+      }
+      const account: ChartAccount = {
+        chartPath,
+        key: node.key,
+        parentChartPath: parent?.chartPath ?? null,
+        depth: (parent?.depth ?? 0) + 1,
+        name: node.name ?? null,
+        type,
+        template: node.template === true,
+        currencyMode,
+        currencyCode:
+          currencyMode === 'multi' ? null : (chartCurrencyKey(node.currency) ?? parent?.currencyCode ?? rootCurrency),
+        consistency: mergeConsistency(parent?.consistency ?? rootConsistency, node.consistencyConfig),
+        linkedAccount: node.linkedAccount ?? null,
+        status: (node.status ?? 'active') as ChartAccount['status'],
+        disabled: node.status === 'disabled',
+        children: [],
+      };
+      if (account.linkedAccount && node.children?.length) {
+        throw new DomainError(
+          'invalid_input_provided',
+          `Account ${chartPath} is linked to an external account, so it cannot have children.`,
+        );
+      }
+      if (node.linkedAccount?.linkType != null && node.linkedAccount.linkType !== 'CustomLink') {
+        throw new DomainError(
+          'invalid_input_provided',
+          `Account ${chartPath}: only custom links can be created in Tally, so linkType must be CustomLink.`,
+        );
+      }
+      accounts.set(chartPath, account);
+      account.children = walk(node.children ?? [], account);
+      return chartPath;
+    });
   const roots = walk(input.accounts, undefined);
   return { accounts, roots };
 }
@@ -122,7 +155,11 @@ export function resolvePath(chart: Chart, path: string): ResolvedPath {
     concrete = concrete ? `${concrete}/${segment}` : segment;
     const account = chart.accounts.get(chartPath);
     // Template values follow the SafeString rules: 1 to 128 characters, no / # :.
-    const fits = account && (account.template ? value !== undefined && value !== '' && value.length <= 128 && !/[#:]/.test(value) : value === undefined);
+    const fits =
+      account &&
+      (account.template
+        ? value !== undefined && value !== '' && value.length <= 128 && !/[#:]/.test(value)
+        : value === undefined);
     if (!fits) {
       const hint = account?.template ? ` (${chartPath} is a template: address an instance as ${key}:<value>)` : '';
       throw new DomainError('ledger_account_not_found', `The schema has no account at ${path}${hint}.`, { path });
@@ -158,13 +195,20 @@ export function missingAccounts(chart: Chart, existing: ReadonlySet<string>): Pl
     const account = tryResolve(chart, path);
     if (account) starts.push({ path, chartAccount: account });
   }
-  return dedupe(starts.flatMap((start) => subtree(chart, start.path, start.chartAccount)))
-    .filter((planned) => !existing.has(planned.path));
+  return dedupe(starts.flatMap((start) => subtree(chart, start.path, start.chartAccount))).filter(
+    (planned) => !existing.has(planned.path),
+  );
 }
 
 /** What posting to the resolved path creates: each missing step with its subtree, parents first. */
-export function instancesFor(chart: Chart, resolved: ResolvedPath, exists: (path: string) => boolean): PlannedAccount[] {
-  return dedupe(resolved.filter((step) => !exists(step.path)).flatMap((step) => subtree(chart, step.path, step.chartAccount)));
+export function instancesFor(
+  chart: Chart,
+  resolved: ResolvedPath,
+  exists: (path: string) => boolean,
+): PlannedAccount[] {
+  return dedupe(
+    resolved.filter((step) => !exists(step.path)).flatMap((step) => subtree(chart, step.path, step.chartAccount)),
+  );
 }
 
 function dedupe(planned: PlannedAccount[]): PlannedAccount[] {
@@ -190,14 +234,19 @@ export function instanceCurrency(account: ChartAccount, parameters: Parameters):
 export function checkChartCompatible(previous: Chart, next: Chart): void {
   for (const [chartPath, before] of previous.accounts) {
     const after = next.accounts.get(chartPath);
-    const incompatible = (what: string) => new DomainError('schema_change_incompatible',
-      `A new version of a schema cannot ${what} of ${chartPath}: each version keeps the accounts of the versions before it, which ledgers may be using.`, { account: chartPath });
+    const incompatible = (what: string) =>
+      new DomainError(
+        'schema_change_incompatible',
+        `A new version of a schema cannot ${what} of ${chartPath}: each version keeps the accounts of the versions before it, which ledgers may be using.`,
+        { account: chartPath },
+      );
     if (!after) throw incompatible('remove the account');
     if (after.type !== before.type) throw incompatible(`change the type (${before.type} → ${after.type})`);
     if (after.currencyMode !== before.currencyMode || after.currencyCode !== before.currencyCode) {
       throw incompatible(`change the currency (${before.currencyCode ?? 'multi'} → ${after.currencyCode ?? 'multi'})`);
     }
     if (after.template !== before.template) throw incompatible('change whether it is a template');
-    if (JSON.stringify(after.linkedAccount) !== JSON.stringify(before.linkedAccount)) throw incompatible('change the external account linked');
+    if (JSON.stringify(after.linkedAccount) !== JSON.stringify(before.linkedAccount))
+      throw incompatible('change the external account linked');
   }
 }

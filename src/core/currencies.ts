@@ -15,7 +15,8 @@ export function builtInCurrency(code: string): Currency {
     let name = code;
     // Intl throws a RangeError for a code that is not three letters.
     try {
-      precision = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+      precision =
+        new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
       name = names.of(code) ?? code;
     } catch {
       // not an ISO 4217 code ICU knows

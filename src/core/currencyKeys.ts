@@ -11,17 +11,21 @@ const CUSTOM_PREFIX = 'CUSTOM:';
 /** The key of a CurrencyMatchInput: `{code: CUSTOM, customCurrencyId}` or a built-in code alone. */
 export function currencyKey(match: CurrencyMatch, where = 'currency'): string {
   if (match.code === 'CUSTOM') {
-    if (!match.customCurrencyId) throw new DomainError('invalid_input_provided', `${where}: code CUSTOM needs a customCurrencyId.`);
+    if (!match.customCurrencyId)
+      throw new DomainError('invalid_input_provided', `${where}: code CUSTOM needs a customCurrencyId.`);
     return `${CUSTOM_PREFIX}${match.customCurrencyId}`;
   }
   if (match.customCurrencyId) {
-    throw new DomainError('invalid_input_provided', `${where}: customCurrencyId goes with code CUSTOM, not ${match.code}.`);
+    throw new DomainError(
+      'invalid_input_provided',
+      `${where}: customCurrencyId goes with code CUSTOM, not ${match.code}.`,
+    );
   }
   return match.code;
 }
 
 export const optionalCurrencyKey = (match: CurrencyMatch | null | undefined, where?: string): string | null =>
-  (match ? currencyKey(match, where) : null);
+  match ? currencyKey(match, where) : null;
 
 /** The custom currency id a key names, or null for a built-in currency. */
 export function customCurrencyIdOf(key: string): string | null {

@@ -42,7 +42,10 @@ export function cursorSigner(serverKey: Buffer): CursorSigner {
               return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as string[];
             }
           }
-          throw new DomainError('invalid_input_provided', 'The cursor was not issued for this list: pass a cursor from the pageInfo of the same list.');
+          throw new DomainError(
+            'invalid_input_provided',
+            'The cursor was not issued for this list: pass a cursor from the pageInfo of the same list.',
+          );
         },
       };
     },

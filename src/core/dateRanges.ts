@@ -28,18 +28,25 @@ export function periodRange(period: string, offsetMinutes = 0): InstantRange {
   return { from: new Date(from - shift), to: new Date(to - shift) };
 }
 
-type DateFilterInput = { equalTo?: string | null; in?: readonly string[] | null; within?: string | null; withinBalanceUTCOffset?: string | null };
+type DateFilterInput = {
+  equalTo?: string | null;
+  in?: readonly string[] | null;
+  within?: string | null;
+  withinBalanceUTCOffset?: string | null;
+};
 
 /** Ranges any of which an instant must fall in; every given condition must hold (AND). */
 export function dateFilterRanges(filter: DateFilterInput, ledgerOffsetMinutes: number): InstantRange[][] {
   if (filter.within != null && filter.withinBalanceUTCOffset != null) {
     throw new DomainError('invalid_input_provided', 'A date filter takes within or withinBalanceUTCOffset, not both.');
   }
-  if ((filter.in?.length ?? 0) > 100) throw new DomainError('invalid_input_provided', 'The date filter takes at most 100 dates.');
+  if ((filter.in?.length ?? 0) > 100)
+    throw new DomainError('invalid_input_provided', 'The date filter takes at most 100 dates.');
   const conditions: InstantRange[][] = [];
   if (filter.equalTo != null) conditions.push([dayRange(filter.equalTo)]);
   if (filter.in != null) conditions.push(filter.in.map(dayRange));
   if (filter.within != null) conditions.push([periodRange(filter.within)]);
-  if (filter.withinBalanceUTCOffset != null) conditions.push([periodRange(filter.withinBalanceUTCOffset, ledgerOffsetMinutes)]);
+  if (filter.withinBalanceUTCOffset != null)
+    conditions.push([periodRange(filter.withinBalanceUTCOffset, ledgerOffsetMinutes)]);
   return conditions;
 }

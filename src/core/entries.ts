@@ -21,8 +21,10 @@ export function checkBalanced(lines: readonly PostedLine[]): void {
   }
   for (const [currency, total] of totals) {
     if (total !== 0n) {
-      throw new DomainError('entry_unbalanced',
-        `The lines in ${currency} do not balance: assets + expenses − liabilities − income is ${total}, not 0.`);
+      throw new DomainError(
+        'entry_unbalanced',
+        `The lines in ${currency} do not balance: assets + expenses − liabilities − income is ${total}, not 0.`,
+      );
     }
   }
 }
@@ -41,7 +43,10 @@ type WrittenLine = { accountId: string; currency: string; amount: string; txKey?
  * without zero lines; `net_amounts` with the lines of one account, currency and transaction
  * merged into the first of them. Either way an entry whose every line is zero keeps its lines.
  */
-export function linesToWrite<T extends WrittenLine>(lines: readonly T[], mode: 'net_amounts' | 'raw_lines' | 'skip_zero_lines'): T[] {
+export function linesToWrite<T extends WrittenLine>(
+  lines: readonly T[],
+  mode: 'net_amounts' | 'raw_lines' | 'skip_zero_lines',
+): T[] {
   if (mode === 'raw_lines' || lines.every((line) => BigInt(line.amount) === 0n)) return [...lines];
   let kept = [...lines];
   if (mode === 'net_amounts') {

@@ -47,8 +47,21 @@ export type SchemaEntryType = {
 /** Bounds of one side of a condition, rendered: own balance, total balance or both. */
 export type RenderedSide = { ownBalance?: Bound; totalBalance?: Bound };
 export type RenderedTx = { id?: string; externalId?: string };
-export type RenderedLine = { key: string; path: string; amount: string; currency: string | null; description: string | null; tags: Tag[]; tx: RenderedTx | null };
-export type RenderedCondition = { path: string; currency: string | null; precondition?: RenderedSide; postcondition?: RenderedSide };
+export type RenderedLine = {
+  key: string;
+  path: string;
+  amount: string;
+  currency: string | null;
+  description: string | null;
+  tags: Tag[];
+  tx: RenderedTx | null;
+};
+export type RenderedCondition = {
+  path: string;
+  currency: string | null;
+  precondition?: RenderedSide;
+  postcondition?: RenderedSide;
+};
 export type RenderedType = {
   lines: RenderedLine[] | null;
   conditions: RenderedCondition[];
@@ -61,14 +74,24 @@ export type RenderedType = {
 export const MAX_REPETITIONS = 30;
 
 /** The entry type by name and version (version 1 when omitted), refusing types that are switched off. */
-export function findEntryType(types: readonly SchemaEntryType[], type: string, typeVersion: number | null | undefined): SchemaEntryType {
+export function findEntryType(
+  types: readonly SchemaEntryType[],
+  type: string,
+  typeVersion: number | null | undefined,
+): SchemaEntryType {
   const version = typeVersion ?? 1;
   const found = types.find((candidate) => candidate.type === type && (candidate.typeVersion ?? 1) === version);
   if (!found) {
-    throw new DomainError('entry_type_not_found', `The ledger's schema has no entry type ${type} version ${version}.`, { type, typeVersion: version });
+    throw new DomainError('entry_type_not_found', `The ledger's schema has no entry type ${type} version ${version}.`, {
+      type,
+      typeVersion: version,
+    });
   }
   if (found.status === 'archived' || found.status === 'disabled') {
-    throw new DomainError('invalid_input_provided', `Entry type ${type} version ${version} is ${found.status}; entries of it can no longer be posted.`);
+    throw new DomainError(
+      'invalid_input_provided',
+      `Entry type ${type} version ${version} is ${found.status}; entries of it can no longer be posted.`,
+    );
   }
   return found;
 }
@@ -77,7 +100,8 @@ export function findEntryType(types: readonly SchemaEntryType[], type: string, t
 function renderCurrency(currency: SchemaCurrency | null | undefined, values: Parameters, where: string): string | null {
   if (!currency) return null;
   const code = renderText(currency.code, values, where);
-  const customCurrencyId = currency.customCurrencyId == null ? null : renderText(currency.customCurrencyId, values, where);
+  const customCurrencyId =
+    currency.customCurrencyId == null ? null : renderText(currency.customCurrencyId, values, where);
   return currencyKey({ code, customCurrencyId }, where);
 }
 
@@ -90,16 +114,32 @@ function renderTx(tx: SchemaTx, values: Parameters, where: string): RenderedTx {
 
 const boundTexts = (bound: Bound | null | undefined) => [bound?.eq, bound?.gte, bound?.lte];
 const sideTexts = (side: Side | undefined) => [...boundTexts(side?.ownBalance), ...boundTexts(side?.totalBalance)];
-const lineTexts = (line: SchemaLine) => [line.account.path, line.amount, line.currency?.code, line.currency?.customCurrencyId, line.description,
-  line.tx?.id, line.tx?.externalId, ...(line.tags ?? []).map((tag) => tag.value)];
-const conditionTexts = (condition: SchemaCondition) => [condition.account.path, condition.currency?.code, condition.currency?.customCurrencyId,
-  ...sideTexts(condition.precondition), ...sideTexts(condition.postcondition)];
+const lineTexts = (line: SchemaLine) => [
+  line.account.path,
+  line.amount,
+  line.currency?.code,
+  line.currency?.customCurrencyId,
+  line.description,
+  line.tx?.id,
+  line.tx?.externalId,
+  ...(line.tags ?? []).map((tag) => tag.value),
+];
+const conditionTexts = (condition: SchemaCondition) => [
+  condition.account.path,
+  condition.currency?.code,
+  condition.currency?.customCurrencyId,
+  ...sideTexts(condition.precondition),
+  ...sideTexts(condition.postcondition),
+];
 const strings = (texts: readonly unknown[]) => texts.filter((text): text is string => typeof text === 'string');
 
 /** The array parameters the type repeats lines or conditions over. */
 export function repeatedParameters(entryType: SchemaEntryType): Set<string> {
-  return new Set([...(entryType.lines ?? []), ...(entryType.conditions ?? [])]
-    .flatMap((item) => (item.repeated ? [item.repeated.key] : [])));
+  return new Set(
+    [...(entryType.lines ?? []), ...(entryType.conditions ?? [])].flatMap((item) =>
+      item.repeated ? [item.repeated.key] : [],
+    ),
+  );
 }
 
 /**
@@ -115,7 +155,11 @@ export function declaredParameters(entryType: SchemaEntryType): Set<string> {
     ...(entryType.tags ?? []).map((tag) => tag.value),
     ...(entryType.groups ?? []).map((group) => group.value),
   ]);
-  return new Set([...texts.flatMap(placeholders), ...repeatedParameters(entryType), ...Object.keys(entryType.parameters ?? {})]);
+  return new Set([
+    ...texts.flatMap(placeholders),
+    ...repeatedParameters(entryType),
+    ...Object.keys(entryType.parameters ?? {}),
+  ]);
 }
 
 /** An entry's parameters: strings, and arrays of string objects for repeated lines and conditions. */
@@ -135,7 +179,11 @@ export function entryParameters(entryType: SchemaEntryType, given: unknown): Ent
   const add = (source: Record<string, unknown>, fixed: boolean) => {
     for (const [name, value] of Object.entries(source)) {
       if (!fixed && !declared.has(name)) {
-        throw new DomainError('entry_parameters_invalid', `Entry type ${entryType.type} declares no parameter ${name}.`, { parameter: name });
+        throw new DomainError(
+          'entry_parameters_invalid',
+          `Entry type ${entryType.type} declares no parameter ${name}.`,
+          { parameter: name },
+        );
       }
       merged.set(name, repeated.has(name) ? repeatedElements(name, value) : stringParameter(name, value));
     }
@@ -144,7 +192,11 @@ export function entryParameters(entryType: SchemaEntryType, given: unknown): Ent
   add((given ?? {}) as Record<string, unknown>, false);
   for (const name of repeated) {
     if (!merged.has(name)) {
-      throw new DomainError('entry_parameters_invalid', `Parameter ${name} is required (an array, one element per repeated line) but was not given.`, { parameter: name });
+      throw new DomainError(
+        'entry_parameters_invalid',
+        `Parameter ${name} is required (an array, one element per repeated line) but was not given.`,
+        { parameter: name },
+      );
     }
   }
   return Object.fromEntries(merged);
@@ -152,33 +204,55 @@ export function entryParameters(entryType: SchemaEntryType, given: unknown): Ent
 
 function stringParameter(name: string, value: unknown): string {
   if (typeof value !== 'string') {
-    throw new DomainError('entry_parameters_invalid', `Parameter ${name} must be a string, not ${kindOf(value)}.`, { parameter: name });
+    throw new DomainError('entry_parameters_invalid', `Parameter ${name} must be a string, not ${kindOf(value)}.`, {
+      parameter: name,
+    });
   }
   return value;
 }
 
 function repeatedElements(name: string, value: unknown): Record<string, string>[] {
   if (!Array.isArray(value)) {
-    throw new DomainError('entry_parameters_invalid', `Parameter ${name} repeats lines and must be an array of objects, not ${kindOf(value)}.`, { parameter: name });
+    throw new DomainError(
+      'entry_parameters_invalid',
+      `Parameter ${name} repeats lines and must be an array of objects, not ${kindOf(value)}.`,
+      { parameter: name },
+    );
   }
   if (value.length > MAX_REPETITIONS) {
-    throw new DomainError('entry_parameters_invalid', `Parameter ${name} has ${value.length} elements; at most ${MAX_REPETITIONS} are allowed.`, { parameter: name });
+    throw new DomainError(
+      'entry_parameters_invalid',
+      `Parameter ${name} has ${value.length} elements; at most ${MAX_REPETITIONS} are allowed.`,
+      { parameter: name },
+    );
   }
   return (value as unknown[]).map((element, index) => {
     if (element === null || typeof element !== 'object' || Array.isArray(element)) {
-      throw new DomainError('entry_parameters_invalid', `${name}[${index}] must be an object of strings, not ${kindOf(element)}.`, { parameter: name });
+      throw new DomainError(
+        'entry_parameters_invalid',
+        `${name}[${index}] must be an object of strings, not ${kindOf(element)}.`,
+        { parameter: name },
+      );
     }
-    return Object.fromEntries(Object.entries(element).map(([field, text]) => [field, stringParameter(`${name}[${index}].${field}`, text)]));
+    return Object.fromEntries(
+      Object.entries(element).map(([field, text]) => [field, stringParameter(`${name}[${index}].${field}`, text)]),
+    );
   });
 }
 
 /** The string parameters, the view every text outside a repeated item renders with. */
 export function flatParameters(parameters: EntryParameters): Parameters {
-  return Object.fromEntries(Object.entries(parameters).filter((pair): pair is [string, string] => typeof pair[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(parameters).filter((pair): pair is [string, string] => typeof pair[1] === 'string'),
+  );
 }
 
 /** One rendering per copy of an item: once when not repeated, else once per element (its fields first). */
-function copiesOf<T extends { repeated?: Repeated }>(item: T, parameters: EntryParameters, flat: Parameters): { parameters: Parameters; suffix: string }[] {
+function copiesOf<T extends { repeated?: Repeated }>(
+  item: T,
+  parameters: EntryParameters,
+  flat: Parameters,
+): { parameters: Parameters; suffix: string }[] {
   if (!item.repeated) return [{ parameters: flat, suffix: '' }];
   const elements = parameters[item.repeated.key] as readonly Record<string, string>[];
   return elements.map((element, index) => ({ parameters: { ...flat, ...element }, suffix: `.${index}` }));
@@ -188,39 +262,62 @@ function copiesOf<T extends { repeated?: Repeated }>(item: T, parameters: EntryP
 export function renderEntryType(entryType: SchemaEntryType, parameters: EntryParameters): RenderedType {
   const name = `entry type ${entryType.type}`;
   const flat = flatParameters(parameters);
-  const bound = (given: Bound | null | undefined, values: Parameters, where: string): Bound | undefined => given ? {
-    eq: given.eq == null ? undefined : evaluateAmount(given.eq, values, where).toString(),
-    gte: given.gte == null ? undefined : evaluateAmount(given.gte, values, where).toString(),
-    lte: given.lte == null ? undefined : evaluateAmount(given.lte, values, where).toString(),
-  } : undefined;
-  const side = (given: Side | undefined, values: Parameters, where: string): RenderedSide | undefined => given ? {
-    ownBalance: bound(given.ownBalance, values, where), totalBalance: bound(given.totalBalance, values, where),
-  } : undefined;
+  const bound = (given: Bound | null | undefined, values: Parameters, where: string): Bound | undefined =>
+    given
+      ? {
+          eq: given.eq == null ? undefined : evaluateAmount(given.eq, values, where).toString(),
+          gte: given.gte == null ? undefined : evaluateAmount(given.gte, values, where).toString(),
+          lte: given.lte == null ? undefined : evaluateAmount(given.lte, values, where).toString(),
+        }
+      : undefined;
+  const side = (given: Side | undefined, values: Parameters, where: string): RenderedSide | undefined =>
+    given
+      ? {
+          ownBalance: bound(given.ownBalance, values, where),
+          totalBalance: bound(given.totalBalance, values, where),
+        }
+      : undefined;
   return {
-    description: entryType.description == null ? null : renderText(entryType.description, flat, `the description of ${name}`),
-    lines: entryType.lines?.length ? entryType.lines.flatMap((line) => copiesOf(line, parameters, flat).map(({ parameters: values, suffix }) => {
-      const where = `line ${line.key}${suffix} of ${name}`;
-      if (line.amount == null) throw new DomainError('invalid_input_provided', `${where} has no amount.`);
-      return {
-        key: `${line.key}${suffix}`,
-        path: renderText(line.account.path, values, where),
-        amount: evaluateAmount(line.amount, values, where).toString(),
-        currency: renderCurrency(line.currency, values, where),
-        description: line.description == null ? null : renderText(line.description, values, where),
-        tags: (line.tags ?? []).map((tag) => ({ key: tag.key, value: renderText(tag.value, values, `tag ${tag.key} of ${where}`) })),
-        tx: line.tx ? renderTx(line.tx, values, where) : null,
-      };
-    })) : null,
-    conditions: (entryType.conditions ?? []).flatMap((condition, index) => copiesOf(condition, parameters, flat).map(({ parameters: values, suffix }) => {
-      const where = `condition ${index}${suffix} of ${name}`;
-      return {
-        path: renderText(condition.account.path, values, where),
-        currency: renderCurrency(condition.currency, values, where),
-        precondition: side(condition.precondition, values, where),
-        postcondition: side(condition.postcondition, values, where),
-      };
+    description:
+      entryType.description == null ? null : renderText(entryType.description, flat, `the description of ${name}`),
+    lines: entryType.lines?.length
+      ? entryType.lines.flatMap((line) =>
+          copiesOf(line, parameters, flat).map(({ parameters: values, suffix }) => {
+            const where = `line ${line.key}${suffix} of ${name}`;
+            if (line.amount == null) throw new DomainError('invalid_input_provided', `${where} has no amount.`);
+            return {
+              key: `${line.key}${suffix}`,
+              path: renderText(line.account.path, values, where),
+              amount: evaluateAmount(line.amount, values, where).toString(),
+              currency: renderCurrency(line.currency, values, where),
+              description: line.description == null ? null : renderText(line.description, values, where),
+              tags: (line.tags ?? []).map((tag) => ({
+                key: tag.key,
+                value: renderText(tag.value, values, `tag ${tag.key} of ${where}`),
+              })),
+              tx: line.tx ? renderTx(line.tx, values, where) : null,
+            };
+          }),
+        )
+      : null,
+    conditions: (entryType.conditions ?? []).flatMap((condition, index) =>
+      copiesOf(condition, parameters, flat).map(({ parameters: values, suffix }) => {
+        const where = `condition ${index}${suffix} of ${name}`;
+        return {
+          path: renderText(condition.account.path, values, where),
+          currency: renderCurrency(condition.currency, values, where),
+          precondition: side(condition.precondition, values, where),
+          postcondition: side(condition.postcondition, values, where),
+        };
+      }),
+    ),
+    tags: (entryType.tags ?? []).map((tag) => ({
+      key: tag.key,
+      value: renderText(tag.value, flat, `tag ${tag.key} of ${name}`),
     })),
-    tags: (entryType.tags ?? []).map((tag) => ({ key: tag.key, value: renderText(tag.value, flat, `tag ${tag.key} of ${name}`) })),
-    groups: (entryType.groups ?? []).map((group) => ({ key: group.key, value: renderText(group.value, flat, `group ${group.key} of ${name}`) })),
+    groups: (entryType.groups ?? []).map((group) => ({
+      key: group.key,
+      value: renderText(group.value, flat, `group ${group.key} of ${name}`),
+    })),
   };
 }

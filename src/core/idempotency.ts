@@ -17,8 +17,10 @@ export type IdempotencyKey = {
 /** The refusal of a key that already holds another request; `difference` says what differs, when known. */
 export function keyReused(key: IdempotencyKey, difference?: string): DomainError {
   const scope = key.scope ? ` ${key.scope}` : '';
-  return new DomainError(key.code ?? 'idempotency_key_reused',
-    `${key.field} ${key.value} was already used${scope} for a different request${difference ? `: ${difference}` : ''}.`);
+  return new DomainError(
+    key.code ?? 'idempotency_key_reused',
+    `${key.field} ${key.value} was already used${scope} for a different request${difference ? `: ${difference}` : ''}.`,
+  );
 }
 
 /** Same request, or the key was reused: answers `stored` when `same`, throws the typed refusal otherwise. */

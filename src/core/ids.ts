@@ -4,8 +4,24 @@ import { randomBytes } from 'node:crypto';
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
 export type IdPrefix =
-  | 'ws' | 'prod' | 'role' | 'li' | 'user' | 'txn' | 'ext_account' | 'alloc'
-  | 'pf' | 'pay' | 'pacct' | 'led' | 'acct' | 'ent' | 'line' | 'link' | 'xacct' | 'tx';
+  | 'ws'
+  | 'prod'
+  | 'role'
+  | 'li'
+  | 'user'
+  | 'txn'
+  | 'ext_account'
+  | 'alloc'
+  | 'pf'
+  | 'pay'
+  | 'pacct'
+  | 'led'
+  | 'acct'
+  | 'ent'
+  | 'line'
+  | 'link'
+  | 'xacct'
+  | 'tx';
 
 let lastTime = 0;
 let lastRandom = 0n;

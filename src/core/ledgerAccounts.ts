@@ -36,7 +36,15 @@ export function mergeConsistency(base: Consistency, given: ConsistencyInput | nu
   return merged;
 }
 
-export type ParentAccount = { id: string; path: string; depth: number; type: AccountType; currencyMode: 'single' | 'multi'; currencyCode: string | null; consistency: Consistency };
+export type ParentAccount = {
+  id: string;
+  path: string;
+  depth: number;
+  type: AccountType;
+  currencyMode: 'single' | 'multi';
+  currencyCode: string | null;
+  consistency: Consistency;
+};
 
 export type AccountRequest = {
   ik: string;
@@ -62,23 +70,48 @@ export type NewAccountAttributes = {
  * The attributes of a new account under `parent` (or at the top). `inherit` says whether an
  * omitted currency and consistency come from the parent (createLedgerAccounts) or from defaults.
  */
-export function newAccountAttributes(request: AccountRequest, parent: ParentAccount | undefined, inherit: boolean): NewAccountAttributes {
+export function newAccountAttributes(
+  request: AccountRequest,
+  parent: ParentAccount | undefined,
+  inherit: boolean,
+): NewAccountAttributes {
   const depth = (parent?.depth ?? 0) + 1;
   if (depth > MAX_ACCOUNT_DEPTH) {
-    throw new DomainError('invalid_input_provided', `Account ${request.ik} would be ${depth} levels deep; at most ${MAX_ACCOUNT_DEPTH} are allowed.`);
+    throw new DomainError(
+      'invalid_input_provided',
+      `Account ${request.ik} would be ${depth} levels deep; at most ${MAX_ACCOUNT_DEPTH} are allowed.`,
+    );
   }
   const type = request.type ?? parent?.type;
-  if (!type) throw new DomainError('invalid_input_provided', `Account ${request.ik} is a top-level account and needs a type.`);
+  if (!type)
+    throw new DomainError('invalid_input_provided', `Account ${request.ik} is a top-level account and needs a type.`);
   if (parent && type !== parent.type) {
-    throw new DomainError('invalid_input_provided', `Account ${request.ik} must have its parent's type (${parent.type}), not ${type}.`);
+    throw new DomainError(
+      'invalid_input_provided',
+      `Account ${request.ik} must have its parent's type (${parent.type}), not ${type}.`,
+    );
   }
   const inherited = inherit ? parent : undefined;
-  const currencyMode = request.currencyMode ?? (request.currency ? 'single' : inherited?.currencyMode ?? 'single');
+  const currencyMode = request.currencyMode ?? (request.currency ? 'single' : (inherited?.currencyMode ?? 'single'));
   if (currencyMode === 'multi' && request.currency) {
-    throw new DomainError('invalid_input_provided', `Account ${request.ik} is multi-currency and cannot name a currency.`);
+    throw new DomainError(
+      'invalid_input_provided',
+      `Account ${request.ik} is multi-currency and cannot name a currency.`,
+    );
   }
-  const currencyCode = currencyMode === 'multi' ? null
-    : optionalCurrencyKey(request.currency, `Account ${request.ik}`) ?? inherited?.currencyCode ?? WORKSPACE_DEFAULT_CURRENCY;
+  const currencyCode =
+    currencyMode === 'multi'
+      ? null
+      : (optionalCurrencyKey(request.currency, `Account ${request.ik}`) ??
+        inherited?.currencyCode ??
+        WORKSPACE_DEFAULT_CURRENCY);
   const consistency = mergeConsistency(inherited?.consistency ?? DEFAULT_CONSISTENCY, request.consistencyConfig);
-  return { path: parent ? `${parent.path}/${request.ik}` : request.ik, depth, type, currencyMode, currencyCode, consistency };
+  return {
+    path: parent ? `${parent.path}/${request.ik}` : request.ik,
+    depth,
+    type,
+    currencyMode,
+    currencyCode,
+    consistency,
+  };
 }

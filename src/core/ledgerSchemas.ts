@@ -26,7 +26,8 @@ export function checkSchema(schema: SchemaContent): Chart {
     invalid('chartOfAccounts.defaultCurrency is required when defaultCurrencyMode is single.');
   }
   const walk = (accounts: AccountNode[], parentPath: string, depth: number) => {
-    if (accounts.length > 0 && depth > MAX_CHART_DEPTH) invalid(`The chart of accounts is deeper than ${MAX_CHART_DEPTH} levels at ${parentPath}.`);
+    if (accounts.length > 0 && depth > MAX_CHART_DEPTH)
+      invalid(`The chart of accounts is deeper than ${MAX_CHART_DEPTH} levels at ${parentPath}.`);
     const seen = new Set<string>();
     for (const account of accounts) {
       if (seen.has(account.key)) invalid(`Duplicate account key '${account.key}' under ${parentPath || 'the root'}.`);
@@ -38,7 +39,11 @@ export function checkSchema(schema: SchemaContent): Chart {
   const built = buildChart(chart);
   for (const account of built.accounts.values()) {
     if (account.name) checkTemplate(account.name, `The name of ${account.chartPath}`);
-    if (account.currencyCode && placeholders(account.currencyCode).length > 0 && !underTemplate(built, account.chartPath)) {
+    if (
+      account.currencyCode &&
+      placeholders(account.currencyCode).length > 0 &&
+      !underTemplate(built, account.chartPath)
+    ) {
       invalid(`The currency of ${account.chartPath} names a parameter, which only template accounts may do.`);
     }
   }
@@ -68,9 +73,13 @@ function checkEntryType(chart: Chart, entry: SchemaEntryType): void {
       invalid(`${where}: ${path} is not an account of the chart of accounts.`);
     }
   };
-  const checkBound = (bound: { eq?: string | null; gte?: string | null; lte?: string | null } | null | undefined, where: string) => {
+  const checkBound = (
+    bound: { eq?: string | null; gte?: string | null; lte?: string | null } | null | undefined,
+    where: string,
+  ) => {
     for (const value of [bound?.eq, bound?.gte, bound?.lte]) if (value != null) parseAmountExpression(value, where);
-    if (bound?.eq != null && (bound.gte != null || bound.lte != null)) invalid(`${where}: eq cannot be combined with gte or lte.`);
+    if (bound?.eq != null && (bound.gte != null || bound.lte != null))
+      invalid(`${where}: eq cannot be combined with gte or lte.`);
   };
   if (entry.description) checkTemplate(entry.description, `The description of ${name}`);
   for (const line of entry.lines ?? []) {
@@ -87,18 +96,22 @@ function checkEntryType(chart: Chart, entry: SchemaEntryType): void {
   for (const [index, condition] of (entry.conditions ?? []).entries()) {
     const where = `${name}, condition ${index}`;
     checkPath(condition.account.path, where);
-    if (!condition.precondition && !condition.postcondition) invalid(`${where} needs a precondition or a postcondition.`);
+    if (!condition.precondition && !condition.postcondition)
+      invalid(`${where} needs a precondition or a postcondition.`);
     for (const side of [condition.precondition, condition.postcondition]) {
       checkBound(side?.ownBalance, where);
       checkBound(side?.totalBalance, where);
     }
   }
-  for (const item of [...(entry.tags ?? []), ...(entry.groups ?? [])]) checkTemplate(item.value, `${name}, ${item.key}`);
+  for (const item of [...(entry.tags ?? []), ...(entry.groups ?? [])])
+    checkTemplate(item.value, `${name}, ${item.key}`);
 }
 
 /** A schema bounds either own balances or total balances in its conditions, never both. */
 function checkConditionFamily(types: readonly SchemaEntryType[]): void {
-  const sides = types.flatMap((entry) => (entry.conditions ?? []).flatMap((condition) => [condition.precondition, condition.postcondition]));
+  const sides = types.flatMap((entry) =>
+    (entry.conditions ?? []).flatMap((condition) => [condition.precondition, condition.postcondition]),
+  );
   const own = sides.some((side) => side?.ownBalance);
   const total = sides.some((side) => side?.totalBalance);
   if (own && total) invalid('Conditions of one schema use either ownBalance or totalBalance bounds, not both.');

@@ -13,11 +13,16 @@ export const PRECISION_RANGE = { min: 0, max: 18 } as const;
 /** A display name: not blank, at most 256 characters. */
 export function checkName(name: string, where: string): string {
   if (name.trim() === '') throw new DomainError('invalid_input_provided', `${where}: the name must not be blank.`);
-  if (name.length > MAX_NAME_LENGTH) throw new DomainError('invalid_input_provided', `${where}: the name has ${name.length} characters; at most ${MAX_NAME_LENGTH} are allowed.`);
+  if (name.length > MAX_NAME_LENGTH)
+    throw new DomainError(
+      'invalid_input_provided',
+      `${where}: the name has ${name.length} characters; at most ${MAX_NAME_LENGTH} are allowed.`,
+    );
   return name;
 }
 
 export function checkBatchSize(count: number, max: number, what: string): void {
   if (count === 0) throw new DomainError('invalid_input_provided', `Give at least one ${what}.`);
-  if (count > max) throw new DomainError('invalid_input_provided', `At most ${max} ${what}s per call; ${count} were given.`);
+  if (count > max)
+    throw new DomainError('invalid_input_provided', `At most ${max} ${what}s per call; ${count} were given.`);
 }

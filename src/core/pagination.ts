@@ -81,7 +81,12 @@ export const WHOLE_PAGE = { hasNextPage: false, hasPreviousPage: false, startCur
  * One page of a short list held in memory, ordered by a key that is also its cursor. Sorted by
  * code unit here, so the page boundaries agree with the comparisons whatever produced the rows.
  */
-export function pageInMemory<T>(pager: Pager, request: PageRequest, rows: readonly T[], keyOf: (row: T) => string): Page<T> {
+export function pageInMemory<T>(
+  pager: Pager,
+  request: PageRequest,
+  rows: readonly T[],
+  keyOf: (row: T) => string,
+): Page<T> {
   const [after] = request.cursor ?? [];
   const sorted = [...rows].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
   const inDirection = request.backward

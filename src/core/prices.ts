@@ -22,7 +22,11 @@ export function checkAmount(text: string, pointer: string): bigint {
  * The complete price of a new line item from `price` and the deprecated top-level `amount`:
  * they must agree, and an amount given beside unit price and quantity must equal their product.
  */
-export function resolvePrice(price: PriceInput | undefined, deprecatedAmount: string | undefined, pointer: string): ResolvedPrice {
+export function resolvePrice(
+  price: PriceInput | undefined,
+  deprecatedAmount: string | undefined,
+  pointer: string,
+): ResolvedPrice {
   const amounts = [price?.amount, deprecatedAmount].filter((value): value is string => value !== undefined);
   if (price?.amount !== undefined) checkAmount(price.amount, `${pointer}/price/amount`);
   if (deprecatedAmount !== undefined) checkAmount(deprecatedAmount, `${pointer}/amount`);
@@ -33,19 +37,28 @@ export function resolvePrice(price: PriceInput | undefined, deprecatedAmount: st
   if (price?.unit_price !== undefined && price.quantity !== undefined) {
     return withProduct(BigInt(price.unit_price), price.quantity, amounts[0], pointer);
   }
-  if (amounts.length === 0) throw invalidPrice(`${pointer}/price`, 'give price.amount, or price.unit_price with price.quantity');
+  if (amounts.length === 0)
+    throw invalidPrice(`${pointer}/price`, 'give price.amount, or price.unit_price with price.quantity');
   const amount = BigInt(amounts[0]);
   return { unitPrice: amount, quantity: 1, amount };
 }
 
 /** The new price of an existing line item: unit price and quantity, with an optional amount that must agree. */
-export function resolvePriceUpdate(price: { amount?: string; unit_price: string; quantity: number }, pointer: string): ResolvedPrice {
+export function resolvePriceUpdate(
+  price: { amount?: string; unit_price: string; quantity: number },
+  pointer: string,
+): ResolvedPrice {
   checkAmount(price.unit_price, `${pointer}/price/unit_price`);
   if (price.amount !== undefined) checkAmount(price.amount, `${pointer}/price/amount`);
   return withProduct(BigInt(price.unit_price), price.quantity, price.amount, pointer);
 }
 
-function withProduct(unitPrice: bigint, quantity: number, givenAmount: string | undefined, pointer: string): ResolvedPrice {
+function withProduct(
+  unitPrice: bigint,
+  quantity: number,
+  givenAmount: string | undefined,
+  pointer: string,
+): ResolvedPrice {
   const amount = unitPrice * BigInt(quantity);
   if (amount > INT96_MAX) {
     throw new DomainError('invalid_amount', 'Amounts must be integers within ±(2^120 − 1).', {
@@ -59,5 +72,7 @@ function withProduct(unitPrice: bigint, quantity: number, givenAmount: string | 
 }
 
 function invalidPrice(pointer: string, message: string): DomainError {
-  return new DomainError('invalid_price', 'The price amount must equal unit_price × quantity.', { violations: [{ pointer, message }] });
+  return new DomainError('invalid_price', 'The price amount must equal unit_price × quantity.', {
+    violations: [{ pointer, message }],
+  });
 }

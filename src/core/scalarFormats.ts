@@ -13,7 +13,9 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{
 
 export const scalarFormats = {
   SafeString(text: string) {
-    return text.length > 0 && text.length <= SAFE_STRING_MAX_LENGTH && !SAFE_STRING_FORBIDDEN.test(text) ? text : undefined;
+    return text.length > 0 && text.length <= SAFE_STRING_MAX_LENGTH && !SAFE_STRING_FORBIDDEN.test(text)
+      ? text
+      : undefined;
   },
   ParameterizedString(text: string) {
     return text.length > 0 ? text : undefined;
@@ -41,7 +43,8 @@ export const scalarFormats = {
     if (!DATE_TIME.test(text) || !isCalendarDate(text.slice(0, 10))) return undefined;
     const instant = new Date(text);
     // An offset can carry 9999-12-31 past year 9999 in UTC, a form this scalar itself refuses.
-    if (Number.isNaN(instant.getTime()) || instant.getUTCFullYear() > 9999 || instant.getUTCFullYear() < 0) return undefined;
+    if (Number.isNaN(instant.getTime()) || instant.getUTCFullYear() > 9999 || instant.getUTCFullYear() < 0)
+      return undefined;
     return instant.toISOString();
   },
   /** Year, quarter, month, day or hour of years 1970 to 9999: 2026, 2026-Q1, 2026-02, 2026-02-03, 2026-02-03T04. */

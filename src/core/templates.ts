@@ -18,7 +18,10 @@ export function placeholders(text: string): string[] {
 /** Throws when the text has braces that are not a well-formed placeholder. */
 export function checkTemplate(text: string, where: string): void {
   if (ANY_BRACES.test(text.replace(PLACEHOLDER, ''))) {
-    throw new DomainError('invalid_input_provided', `${where}: '${text}' has a malformed placeholder; write {{name}} with letters, digits and _.`);
+    throw new DomainError(
+      'invalid_input_provided',
+      `${where}: '${text}' has a malformed placeholder; write {{name}} with letters, digits and _.`,
+    );
   }
 }
 
@@ -76,8 +79,11 @@ export function evaluateAmount(expression: string, parameters: Parameters, where
     const value = ownParameter(parameters, term.parameter!);
     if (value === undefined) throw missingParameter(term.parameter!, where);
     if (!INTEGER.test(value)) {
-      throw new DomainError('entry_parameters_invalid', `Parameter ${term.parameter} is used as an amount in ${where} and must be an integer string, not '${value}'.`,
-        { parameter: term.parameter });
+      throw new DomainError(
+        'entry_parameters_invalid',
+        `Parameter ${term.parameter} is used as an amount in ${where} and must be an integer string, not '${value}'.`,
+        { parameter: term.parameter },
+      );
     }
     total += term.sign * BigInt(value);
   }
@@ -85,10 +91,14 @@ export function evaluateAmount(expression: string, parameters: Parameters, where
 }
 
 function missingParameter(name: string, where: string): DomainError {
-  return new DomainError('entry_parameters_invalid', `Parameter ${name} is required by ${where} but was not given.`, { parameter: name });
+  return new DomainError('entry_parameters_invalid', `Parameter ${name} is required by ${where} but was not given.`, {
+    parameter: name,
+  });
 }
 
 function malformedAmount(expression: string, where: string): DomainError {
-  return new DomainError('invalid_input_provided',
-    `${where}: '${expression}' is not an amount; use integers and {{parameters}} joined by + and -.`);
+  return new DomainError(
+    'invalid_input_provided',
+    `${where}: '${expression}' is not an amount; use integers and {{parameters}} joined by + and -.`,
+  );
 }

@@ -26,7 +26,9 @@ export function findUnstorableText(value: unknown, base: string, depth = 0): Vio
     return problem ? { pointer: base || '/', message: problem } : undefined;
   }
   if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return undefined;
-  const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+  const entries = Array.isArray(value)
+    ? value.map((item, index) => [String(index), item] as const)
+    : Object.entries(value);
   for (const [key, item] of entries) {
     const pointer = `${base}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
     const keyProblem = textProblem(key);

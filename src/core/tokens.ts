@@ -8,8 +8,9 @@ export type TokenClaims = { workspaceId: string; clientId: string; expiresAt: nu
 const PREFIX = 'tly1';
 
 export function issueToken(claims: TokenClaims, key: Buffer): string {
-  const payload = Buffer.from(JSON.stringify([claims.workspaceId, claims.clientId, claims.expiresAt]))
-    .toString('base64url');
+  const payload = Buffer.from(JSON.stringify([claims.workspaceId, claims.clientId, claims.expiresAt])).toString(
+    'base64url',
+  );
   return `${PREFIX}.${payload}.${sign(payload, key)}`;
 }
 

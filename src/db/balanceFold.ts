@@ -4,7 +4,9 @@ export type FoldOutcome = { folded: number; oldest: Date | null };
 
 /** Folds up to `limit` queued balance deltas in one transaction (fold_ledger_balance_queue). */
 export async function foldBalanceQueue(db: Db, limit: number): Promise<FoldOutcome> {
-  const [row] = await db<FoldOutcome[]>`/* foldBalanceQueue */ select folded, oldest from fold_ledger_balance_queue(${limit})`;
+  const [row] = await db<
+    FoldOutcome[]
+  >`/* foldBalanceQueue */ select folded, oldest from fold_ledger_balance_queue(${limit})`;
   return row;
 }
 

@@ -11,7 +11,13 @@ import type { Db } from './sql.js';
 // to a timestamp parameter into a Date read in the process's own time zone.
 
 /** Whose lines a figure sums: the account's own, its descendants', or both. */
-export type BalanceScope = { workspaceId: string; ledgerId: string; accountId: string; path: string; scope: 'own' | 'child' | 'total' };
+export type BalanceScope = {
+  workspaceId: string;
+  ledgerId: string;
+  accountId: string;
+  path: string;
+  scope: 'own' | 'child' | 'total';
+};
 
 export type CurrencyAmount = { currency: string; amount: string };
 
@@ -74,7 +80,13 @@ function spanSum(db: Db, target: BalanceScope, ranges: BucketRange[], from: numb
 }
 
 /** Per currency, the sum of the lines posted in [from, to) of local time (`from` null: since the beginning). */
-export async function balancesOver(db: Db, target: BalanceScope, ranges: BucketRange[], from: number | null, to: number): Promise<CurrencyAmount[]> {
+export async function balancesOver(
+  db: Db,
+  target: BalanceScope,
+  ranges: BucketRange[],
+  from: number | null,
+  to: number,
+): Promise<CurrencyAmount[]> {
   return db<CurrencyAmount[]>`
     /* balancesOver */
     with accounts as (${scopedAccounts(db, target)})
@@ -89,7 +101,12 @@ export type BucketAmount = { bucket: string; currency: string; amount: string };
  * change in every `unit` bucket of [from, to), keyed by the bucket's start as `YYYY-MM-DD HH:MI:SS`.
  */
 export async function bucketSeries(
-  db: Db, target: BalanceScope, unit: Unit, from: number, to: number, openingRanges: BucketRange[] | undefined,
+  db: Db,
+  target: BalanceScope,
+  unit: Unit,
+  from: number,
+  to: number,
+  openingRanges: BucketRange[] | undefined,
 ): Promise<{ opening: CurrencyAmount[]; changes: BucketAmount[] }> {
   const rows = await db<(BucketAmount & { opening: boolean })[]>`
     /* bucketSeries */

@@ -2,12 +2,23 @@ import type { PageRequest } from '../core/pagination.js';
 import { newestFirst } from './keyset.js';
 import type { Db } from './sql.js';
 
-export type CustomCurrencyRow = { workspaceId: string; id: string; customCode: string; name: string; precision: number; created: Date };
+export type CustomCurrencyRow = {
+  workspaceId: string;
+  id: string;
+  customCode: string;
+  name: string;
+  precision: number;
+  created: Date;
+};
 
-const columns = (db: Db) => db`workspace_id as "workspaceId", id, custom_code as "customCode", name, precision, created`;
+const columns = (db: Db) =>
+  db`workspace_id as "workspaceId", id, custom_code as "customCode", name, precision, created`;
 
 /** Inserts the currency unless its id is taken; returns the row only when it inserted. */
-export async function insertCustomCurrency(db: Db, row: Omit<CustomCurrencyRow, 'created'>): Promise<CustomCurrencyRow | undefined> {
+export async function insertCustomCurrency(
+  db: Db,
+  row: Omit<CustomCurrencyRow, 'created'>,
+): Promise<CustomCurrencyRow | undefined> {
   const [inserted] = await db<CustomCurrencyRow[]>`
     /* insertCustomCurrency */
     insert into ledger_custom_currencies (workspace_id, id, custom_code, name, precision)
@@ -17,14 +28,22 @@ export async function insertCustomCurrency(db: Db, row: Omit<CustomCurrencyRow, 
   return inserted;
 }
 
-export async function findCustomCurrencies(db: Db, workspaceId: string, ids: readonly string[]): Promise<CustomCurrencyRow[]> {
+export async function findCustomCurrencies(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<CustomCurrencyRow[]> {
   return db<CustomCurrencyRow[]>`
     /* findCustomCurrencies */
     select ${columns(db)} from ledger_custom_currencies where workspace_id = ${workspaceId} and id = any(${ids as string[]}::text[])`;
 }
 
 /** Custom currencies, newest first, one keyset page (plus one row). */
-export async function pageCustomCurrencies(db: Db, workspaceId: string, page: PageRequest): Promise<CustomCurrencyRow[]> {
+export async function pageCustomCurrencies(
+  db: Db,
+  workspaceId: string,
+  page: PageRequest,
+): Promise<CustomCurrencyRow[]> {
   const { boundary, order } = newestFirst(db, page);
   return db<CustomCurrencyRow[]>`
     /* pageCustomCurrencies */

@@ -38,7 +38,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     url = await ensureDatabase(embedded.url, DATABASE_NAME);
   }
   const sql = connect(url, {
-    max: options.poolMax, statementTimeoutMs: options.statementTimeoutMs, connectTimeoutSeconds: options.connectTimeoutSeconds,
+    max: options.poolMax,
+    statementTimeoutMs: options.statementTimeoutMs,
+    connectTimeoutSeconds: options.connectTimeoutSeconds,
   });
   try {
     const applied = await (options.waitUntilReachable ? migrateWhenReachable(sql, options.log) : migrate(sql));

@@ -2,8 +2,23 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { prepareDataDir, reachableBinaries, sweepEphemeralLeftovers } from './embeddedFolders.js';
-import { acquireOwnership, EmbeddedBusyError, liveOwner, publishUrl, releaseOwnership, type Owner } from './embeddedOwner.js';
-import { ensureServerUser, freePort, READY_TIMEOUT_MS, run, stopLeftoverServer, superviseServer, SUPERUSER } from './embeddedServer.js';
+import {
+  acquireOwnership,
+  EmbeddedBusyError,
+  liveOwner,
+  publishUrl,
+  releaseOwnership,
+  type Owner,
+} from './embeddedOwner.js';
+import {
+  ensureServerUser,
+  freePort,
+  READY_TIMEOUT_MS,
+  run,
+  stopLeftoverServer,
+  superviseServer,
+  SUPERUSER,
+} from './embeddedServer.js';
 
 export { EmbeddedBusyError } from './embeddedOwner.js';
 export { removeLocalData } from './embeddedFolders.js';
@@ -53,9 +68,11 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   };
   try {
     if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
-      await run(binaries.initdb, [
-        '-D', dataDir, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync',
-      ], runAs);
+      await run(
+        binaries.initdb,
+        ['-D', dataDir, '-U', SUPERUSER, '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
+        runAs,
+      );
     }
     // We own the folder, so a server still running on it was left by a killed run.
     await stopLeftoverServer(dataDir, log);
@@ -65,12 +82,26 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   }
 
   const port = options.port ?? (await freePort());
-  const flags = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+  const flags = [
+    '-D',
+    dataDir,
+    '-p',
+    String(port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=200',
+  ];
   if (options.fast) {
     flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   }
-  const server = superviseServer(() => spawn(binaries.postgres, flags, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'] }), dataDir, log);
+  const server = superviseServer(
+    () => spawn(binaries.postgres, flags, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'] }),
+    dataDir,
+    log,
+  );
   try {
     await server.started;
   } catch (error) {
@@ -103,10 +134,17 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 }
 
 /** The database of the live Tally that owns the folder, for `share`; a clear refusal otherwise. */
-async function useOwnersDatabase(owner: Owner, parentDir: string, dataDir: string, options: EmbeddedOptions): Promise<EmbeddedPostgres> {
-  const refusal = () => new EmbeddedBusyError(
-    `The embedded database in ${parentDir} belongs to a running Tally (pid ${owner.pid}). ` +
-    'Stop that process first, or give this one another folder (TALLY_DATA_DIR) or an existing PostgreSQL (DATABASE_URL).');
+async function useOwnersDatabase(
+  owner: Owner,
+  parentDir: string,
+  dataDir: string,
+  options: EmbeddedOptions,
+): Promise<EmbeddedPostgres> {
+  const refusal = () =>
+    new EmbeddedBusyError(
+      `The embedded database in ${parentDir} belongs to a running Tally (pid ${owner.pid}). ` +
+        'Stop that process first, or give this one another folder (TALLY_DATA_DIR) or an existing PostgreSQL (DATABASE_URL).',
+    );
   if (options.whenOwned !== 'share') throw refusal();
   // The owner may still be starting its server: wait for it to publish where it listens.
   let current: Owner | undefined = owner;

@@ -28,7 +28,12 @@ export async function sweepEphemeralLeftovers(log: (m: string) => void): Promise
     try {
       const owner = recordedOwner(folder);
       // No readable owner yet: a start may be between creating the folder and claiming it.
-      if (owner ? owner.pid === process.pid || liveOwner(folder) : Date.now() - fs.statSync(folder).mtimeMs < UNOWNED_FOLDER_GRACE_MS) continue;
+      if (
+        owner
+          ? owner.pid === process.pid || liveOwner(folder)
+          : Date.now() - fs.statSync(folder).mtimeMs < UNOWNED_FOLDER_GRACE_MS
+      )
+        continue;
       await stopLeftoverServer(path.join(folder, 'pg'), log);
       fs.rmSync(folder, { recursive: true, force: true });
       log(`removed ${folder}, the temporary database of an ephemeral run that was killed`);
@@ -45,7 +50,6 @@ function recordedOwner(folder: string): Owner | undefined {
     return undefined;
   }
 }
-
 
 /** True when `user` can reach `target` (every parent folder traversable). */
 function reachable(target: string, runAs: RunAs): boolean {
@@ -73,7 +77,9 @@ export async function reachableBinaries(runAs: RunAs, log: (m: string) => void):
     } catch {
       fs.rmSync(staging, { recursive: true, force: true }); // another process won the race
     }
-    log(`copied PostgreSQL binaries to ${cacheDir} (the checkout is not readable by '${SUPERUSER}'; make clean-data removes the copy)`);
+    log(
+      `copied PostgreSQL binaries to ${cacheDir} (the checkout is not readable by '${SUPERUSER}'; make clean-data removes the copy)`,
+    );
   }
   return {
     initdb: path.join(cacheDir, 'bin', path.basename(shipped.initdb)),
@@ -88,14 +94,20 @@ async function shippedBinaries(): Promise<Binaries> {
 /** Where this checkout's binaries are copied when the postgres user cannot reach node_modules. */
 function binariesCopyDir(shipped: Binaries): string {
   const nativeDir = path.dirname(path.dirname(shipped.initdb));
-  const stamp = createHash('sha256').update(nativeDir).update(String(fs.statSync(shipped.postgres).size))
-    .digest('hex').slice(0, 12);
+  const stamp = createHash('sha256')
+    .update(nativeDir)
+    .update(String(fs.statSync(shipped.postgres).size))
+    .digest('hex')
+    .slice(0, 12);
   return path.join(os.tmpdir(), `tally-postgres-${stamp}`);
 }
 
 /** Where the database of `dataDir` goes when the postgres user cannot reach `dataDir`. */
 function fallbackDataParent(dataDir: string): string {
-  return path.join(os.tmpdir(), `tally-data-${createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 12)}`);
+  return path.join(
+    os.tmpdir(),
+    `tally-data-${createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 12)}`,
+  );
 }
 
 /**
@@ -107,7 +119,10 @@ export async function removeLocalData(dataDir: string, log: (m: string) => void)
   const databases = [path.resolve(dataDir), fallbackDataParent(dataDir)];
   for (const parent of databases) {
     const owner = liveOwner(parent);
-    if (owner) throw new EmbeddedBusyError(`The database in ${parent} belongs to a running Tally (pid ${owner.pid}); stop it first.`);
+    if (owner)
+      throw new EmbeddedBusyError(
+        `The database in ${parent} belongs to a running Tally (pid ${owner.pid}); stop it first.`,
+      );
   }
   for (const folder of databases) {
     if (!fs.existsSync(folder)) continue;
@@ -155,7 +170,9 @@ export function prepareDataDir(options: EmbeddedOptions, runAs: RunAs, log: (m: 
     fs.mkdirSync(parent, { recursive: true });
     if (!reachable(parent, runAs)) {
       const fallback = fallbackDataParent(parent);
-      log(`${parent} is not reachable by '${SUPERUSER}'; keeping the database in ${fallback} instead (make clean-data removes it)`);
+      log(
+        `${parent} is not reachable by '${SUPERUSER}'; keeping the database in ${fallback} instead (make clean-data removes it)`,
+      );
       fs.mkdirSync(fallback, { recursive: true, mode: 0o755 });
       parent = fallback;
     }

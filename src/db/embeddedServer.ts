@@ -22,11 +22,12 @@ export function superviseServer(spawnServer: () => ChildProcess, dataDir: string
   const killOnExit = () => current.kill('SIGQUIT');
   process.once('exit', killOnExit);
 
-  const watch = (child: ChildProcess) => child.once('exit', (code, signal) => {
-    if (stopping || child !== current) return;
-    log(`embedded PostgreSQL exited unexpectedly (${signal ?? `code ${code}`}); restarting it`);
-    void restart();
-  });
+  const watch = (child: ChildProcess) =>
+    child.once('exit', (code, signal) => {
+      if (stopping || child !== current) return;
+      log(`embedded PostgreSQL exited unexpectedly (${signal ?? `code ${code}`}); restarting it`);
+      void restart();
+    });
   const restart = async () => {
     for (let attempt = 0; !stopping; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** attempt, RESTART_DELAY_MAX_MS)));
@@ -66,14 +67,16 @@ export function superviseServer(spawnServer: () => ChildProcess, dataDir: string
   };
 }
 
-
 /** PostgreSQL refuses to run as root, so as root we run it as the `postgres` system user. */
 export function ensureServerUser(): RunAs {
   if (process.getuid?.() !== 0) return undefined;
   let ids = lookupUser(SUPERUSER);
   if (!ids) {
-    const made = spawnSync('useradd', ['--system', '--user-group', '--no-create-home',
-      '--shell', '/usr/sbin/nologin', SUPERUSER], { encoding: 'utf8' });
+    const made = spawnSync(
+      'useradd',
+      ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', SUPERUSER],
+      { encoding: 'utf8' },
+    );
     ids = lookupUser(SUPERUSER);
     if (!ids) throw new Error(`cannot create the '${SUPERUSER}' system user: ${made.stderr || made.error}`);
   }
@@ -87,7 +90,6 @@ function lookupUser(name: string): RunAs {
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
-
 export function run(binary: string, args: string[], runAs: RunAs): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -96,20 +98,24 @@ export function run(binary: string, args: string[], runAs: RunAs): Promise<void>
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('error', reject);
     child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${path.basename(binary)} exited with ${code}:\n${output}`)));
+      code === 0 ? resolve() : reject(new Error(`${path.basename(binary)} exited with ${code}:\n${output}`)),
+    );
   });
 }
 
 function waitUntilReady(server: ChildProcess): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => fail(new Error(`PostgreSQL not ready after ${READY_TIMEOUT_MS} ms:\n${output}`)),
-      READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`PostgreSQL not ready after ${READY_TIMEOUT_MS} ms:\n${output}`)),
+      READY_TIMEOUT_MS,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('ready to accept connections')) done();
     };
-    const onExit = (code: number | null) => fail(new Error(`PostgreSQL exited (${code}) before it was ready:\n${output}`));
+    const onExit = (code: number | null) =>
+      fail(new Error(`PostgreSQL exited (${code}) before it was ready:\n${output}`));
     const cleanup = () => {
       clearTimeout(timer);
       server.stderr?.off('data', onData);
@@ -119,8 +125,14 @@ function waitUntilReady(server: ChildProcess): Promise<void> {
       server.stderr?.resume();
       server.stdout?.resume();
     };
-    const done = () => { cleanup(); resolve(); };
-    function fail(error: Error) { cleanup(); reject(error); }
+    const done = () => {
+      cleanup();
+      resolve();
+    };
+    function fail(error: Error) {
+      cleanup();
+      reject(error);
+    }
     server.stderr?.on('data', onData);
     server.on('exit', onExit);
     server.on('error', fail);

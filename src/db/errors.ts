@@ -37,8 +37,11 @@ export function sqlRefusal(error: unknown): SqlRefusal | undefined {
 // answered by their caller (unknown_product by the invoice create, entry_condition_failed as a
 // row of post_ledger_entry_or_refuse).
 const REFUSAL_ERRORS: Partial<Record<SqlRefusalName, () => DomainError>> = {
-  balance_out_of_range: () => new DomainError('invalid_input_provided',
-    'The entry would take a balance outside the Int96 range (±(2^120 − 1)); nothing was posted.'),
+  balance_out_of_range: () =>
+    new DomainError(
+      'invalid_input_provided',
+      'The entry would take a balance outside the Int96 range (±(2^120 − 1)); nothing was posted.',
+    ),
 };
 
 const UNSTORABLE_VALUE = new Set([
@@ -50,8 +53,18 @@ const UNSTORABLE_VALUE = new Set([
 
 // The database is away (down, restarting, unreachable, out of connections): retryable, never a 500.
 const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
-  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
 ]);
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 
@@ -69,7 +82,10 @@ export function domainErrorFromDatabase(error: unknown): DomainError | undefined
   if (!(error instanceof postgres.PostgresError)) return undefined;
   if (error.code === '57014') {
     // query_canceled: statement_timeout, the request time budget; the transaction rolled back.
-    return new DomainError('deadline_exceeded', 'The request took longer than the server allows and was cancelled; nothing was written.');
+    return new DomainError(
+      'deadline_exceeded',
+      'The request took longer than the server allows and was cancelled; nothing was written.',
+    );
   }
   const byConstraint = error.constraint_name ? CONSTRAINT_ERRORS[error.constraint_name] : undefined;
   if (byConstraint) return byConstraint();
@@ -77,7 +93,10 @@ export function domainErrorFromDatabase(error: unknown): DomainError | undefined
   const byRefusal = refusal && REFUSAL_ERRORS[refusal.name];
   if (byRefusal) return byRefusal();
   if (UNSTORABLE_VALUE.has(error.code)) {
-    return new DomainError('invalid_request', 'A value in the request cannot be stored (text must not contain NUL characters).');
+    return new DomainError(
+      'invalid_request',
+      'A value in the request cannot be stored (text must not contain NUL characters).',
+    );
   }
   return undefined;
 }

@@ -6,10 +6,19 @@ import type { Db } from './sql.js';
 // external id again adds a row with the next sequence.
 
 export type TxRow = {
-  workspaceId: string; id: string; linkId: string; accountId: string; externalId: string; sequence: number;
+  workspaceId: string;
+  id: string;
+  linkId: string;
+  accountId: string;
+  externalId: string;
+  sequence: number;
   /** numeric text: money never becomes a JS number. */
   amount: string;
-  currency: string; description: string; posted: Date; created: Date; deletedAt: Date | null;
+  currency: string;
+  description: string;
+  posted: Date;
+  created: Date;
+  deletedAt: Date | null;
 };
 
 export const txColumns = (db: Db, t = 'ledger_external_txs') => db`
@@ -48,7 +57,9 @@ export async function lockTxs(db: Db, workspaceId: string, ids: readonly string[
 
 /** Live transactions of the accounts with these external ids, and each pair's highest sequence so far. */
 export async function txsForSync(
-  db: Db, workspaceId: string, keys: readonly { accountId: string; externalId: string }[],
+  db: Db,
+  workspaceId: string,
+  keys: readonly { accountId: string; externalId: string }[],
 ): Promise<{ live: TxRow[]; lastSequence: Map<string, number> }> {
   const accountIds = keys.map((key) => key.accountId);
   const externalIds = keys.map((key) => key.externalId);
@@ -61,7 +72,10 @@ export async function txsForSync(
     select ${txColumns(db, 'locked')}, max(locked.sequence) over (partition by locked.account_id, locked.external_id) as "lastSequence"
     from locked`;
   const lastSequence = new Map(rows.map((row) => [`${row.accountId}\u0000${row.externalId}`, row.lastSequence]));
-  return { live: rows.filter((row) => row.deletedAt === null).map(({ lastSequence: _s, ...row }) => row), lastSequence };
+  return {
+    live: rows.filter((row) => row.deletedAt === null).map(({ lastSequence: _s, ...row }) => row),
+    lastSequence,
+  };
 }
 
 /** Inserts the transactions; one a concurrent sync inserted first is skipped (not returned). */
@@ -78,7 +92,11 @@ export async function insertTxs(db: Db, rows: readonly Omit<TxRow, 'created' | '
     returning ${txColumns(db, 't')}`;
 }
 
-export async function updateTxDescriptions(db: Db, workspaceId: string, changes: readonly { id: string; description: string }[]): Promise<void> {
+export async function updateTxDescriptions(
+  db: Db,
+  workspaceId: string,
+  changes: readonly { id: string; description: string }[],
+): Promise<void> {
   if (changes.length === 0) return;
   await db`
     /* updateTxDescriptions */
@@ -96,7 +114,12 @@ export async function markTxsDeleted(db: Db, workspaceId: string, ids: readonly 
 }
 
 /** An external account's live transactions, newest posted first, one keyset page (plus one row). */
-export async function pageTxsOfAccount(db: Db, workspaceId: string, accountId: string, page: PageRequest): Promise<Positioned<TxRow>[]> {
+export async function pageTxsOfAccount(
+  db: Db,
+  workspaceId: string,
+  accountId: string,
+  page: PageRequest,
+): Promise<Positioned<TxRow>[]> {
   return db<Positioned<TxRow>[]>`
     /* pageTxsOfAccount */
     select ${txColumns(db, 't')}, ${micros('t.posted', db)} as "postedMicros" from ledger_external_txs t
@@ -111,7 +134,11 @@ export async function pageTxsOfAccount(db: Db, workspaceId: string, accountId: s
  * has reconciled into that ledger account (a reversed reconciliation frees its transaction).
  */
 export async function pageUnreconciledTxs(
-  db: Db, workspaceId: string, ledgerAccountId: string, externalAccountId: string, page: PageRequest,
+  db: Db,
+  workspaceId: string,
+  ledgerAccountId: string,
+  externalAccountId: string,
+  page: PageRequest,
 ): Promise<Positioned<TxRow>[]> {
   return db<Positioned<TxRow>[]>`
     /* pageUnreconciledTxs */

@@ -47,7 +47,12 @@ const lineItemColumns = (db: Db) => db`
   li.user_id as "userId", u.external_id as "userExternalId", li.description, li.currency,
   li.unit_price::text as "unitPrice", li.quantity, li.amount::text as amount, li.tags`;
 
-export async function findInvoice(db: Db, workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<InvoiceRow | undefined> {
+export async function findInvoice(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<InvoiceRow | undefined> {
   const [row] = await db<InvoiceRow[]>`
     /* findInvoice */
     select ${invoiceColumns(db)} from invoices where workspace_id = ${workspaceId} and id = ${id}
@@ -74,7 +79,12 @@ export async function lineItemsOf(db: Db, workspaceId: string, invoiceIds?: read
     order by li.invoice_id, li.position`;
 }
 
-export async function insertLineItems(db: Db, workspaceId: string, invoiceId: string, items: readonly NewLineItem[]): Promise<void> {
+export async function insertLineItems(
+  db: Db,
+  workspaceId: string,
+  invoiceId: string,
+  items: readonly NewLineItem[],
+): Promise<void> {
   if (items.length === 0) return;
   await db`
     /* insertLineItems */
@@ -82,11 +92,22 @@ export async function insertLineItems(db: Db, workspaceId: string, invoiceId: st
                                     unit_price, quantity, amount, tags)
     select ${workspaceId}, ${invoiceId}, t.id, t.position, t.type, t.product_id, t.user_id, t.description, t.currency,
            t.unit_price, t.quantity, t.amount, t.tags
-    from jsonb_to_recordset(${jsonb(db, items.map((item) => ({
-      id: item.id, position: item.position, type: item.type, product_id: item.productId, user_id: item.userId,
-      description: item.description, currency: item.currency, unit_price: item.unitPrice, quantity: item.quantity,
-      amount: item.amount, tags: item.tags,
-    })))}) as t(id text, position integer, type text, product_id text, user_id text, description text, currency text,
+    from jsonb_to_recordset(${jsonb(
+      db,
+      items.map((item) => ({
+        id: item.id,
+        position: item.position,
+        type: item.type,
+        product_id: item.productId,
+        user_id: item.userId,
+        description: item.description,
+        currency: item.currency,
+        unit_price: item.unitPrice,
+        quantity: item.quantity,
+        amount: item.amount,
+        tags: item.tags,
+      })),
+    )}) as t(id text, position integer, type text, product_id text, user_id text, description text, currency text,
                          unit_price numeric, quantity integer, amount numeric, tags jsonb)`;
 }
 
@@ -96,9 +117,17 @@ export async function updateLineItems(db: Db, workspaceId: string, items: readon
     /* updateLineItems */
     update invoice_line_items li set description = t.description, unit_price = t.unit_price, quantity = t.quantity,
       amount = t.amount, tags = t.tags
-    from jsonb_to_recordset(${jsonb(db, items.map((item) => ({
-      id: item.id, description: item.description, unit_price: item.unitPrice, quantity: item.quantity, amount: item.amount, tags: item.tags,
-    })))}) as t(id text, description text, unit_price numeric, quantity integer, amount numeric, tags jsonb)
+    from jsonb_to_recordset(${jsonb(
+      db,
+      items.map((item) => ({
+        id: item.id,
+        description: item.description,
+        unit_price: item.unitPrice,
+        quantity: item.quantity,
+        amount: item.amount,
+        tags: item.tags,
+      })),
+    )}) as t(id text, description text, unit_price numeric, quantity integer, amount numeric, tags jsonb)
     where li.workspace_id = ${workspaceId} and li.id = t.id`;
 }
 
@@ -110,7 +139,13 @@ export async function deleteLineItems(db: Db, workspaceId: string, ids: readonly
 }
 
 /** Moves the invoice to its next version: new tags and cumulative diff, `modified` now. */
-export async function bumpInvoice(db: Db, workspaceId: string, id: string, tags: Tag[], diff: InvoiceDiffEntry[] | null): Promise<InvoiceRow> {
+export async function bumpInvoice(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  tags: Tag[],
+  diff: InvoiceDiffEntry[] | null,
+): Promise<InvoiceRow> {
   const [row] = await db<InvoiceRow[]>`
     /* bumpInvoice */
     update invoices set version = version + 1, tags = ${jsonb(db, tags)}, diff = ${diff === null ? null : jsonb(db, diff)},
@@ -120,7 +155,14 @@ export async function bumpInvoice(db: Db, workspaceId: string, id: string, tags:
   return row;
 }
 
-export async function insertInvoiceVersion(db: Db, workspaceId: string, invoiceId: string, version: number, snapshot: components['schemas']['Invoice'], diff: InvoiceDiffEntry[] | null): Promise<void> {
+export async function insertInvoiceVersion(
+  db: Db,
+  workspaceId: string,
+  invoiceId: string,
+  version: number,
+  snapshot: components['schemas']['Invoice'],
+  diff: InvoiceDiffEntry[] | null,
+): Promise<void> {
   await db`
     /* insertInvoiceVersion */
     insert into invoice_versions (workspace_id, invoice_id, version, snapshot, diff)
@@ -128,7 +170,11 @@ export async function insertInvoiceVersion(db: Db, workspaceId: string, invoiceI
 }
 
 /** A version left behind: the invoice as it was (snapshot) and the diff up to it. */
-export type InvoiceVersionRow = { version: number; snapshot: components['schemas']['Invoice']; diff: InvoiceDiffEntry[] | null };
+export type InvoiceVersionRow = {
+  version: number;
+  snapshot: components['schemas']['Invoice'];
+  diff: InvoiceDiffEntry[] | null;
+};
 
 export async function invoiceVersions(db: Db, workspaceId: string, invoiceId: string): Promise<InvoiceVersionRow[]> {
   return db<InvoiceVersionRow[]>`
@@ -138,8 +184,16 @@ export async function invoiceVersions(db: Db, workspaceId: string, invoiceId: st
 }
 
 export type InvoicePaymentRow = {
-  allocationId: string; amount: string; currency: CurrencyCode; posted: Date; type: 'invoice_payin' | 'invoice_payout';
-  transactionId: string; transactionExternalId: string; transactionTags: Tag[]; userId: string; userExternalId: string;
+  allocationId: string;
+  amount: string;
+  currency: CurrencyCode;
+  posted: Date;
+  type: 'invoice_payin' | 'invoice_payout';
+  transactionId: string;
+  transactionExternalId: string;
+  transactionTags: Tag[];
+  userId: string;
+  userExternalId: string;
 };
 
 /** Allocations applied to the invoice, oldest posted first. */
@@ -157,23 +211,55 @@ export async function invoicePayments(db: Db, workspaceId: string, invoiceId: st
 }
 
 export type InvoiceItemInput = {
-  id: string; position: number; type: string; product_ref: string; user_id: string | null; user_external_id: string | null;
-  new_user_id: string; description: string; currency: string; unit_price: string; quantity: number; amount: string; tags: Tag[];
+  id: string;
+  position: number;
+  type: string;
+  product_ref: string;
+  user_id: string | null;
+  user_external_id: string | null;
+  new_user_id: string;
+  description: string;
+  currency: string;
+  unit_price: string;
+  quantity: number;
+  amount: string;
+  tags: Tag[];
 };
 
 export type CreateInvoiceOutcome =
-  | { outcome: 'created'; created: Date; users: Record<string, [string, string]>; products: Record<string, [string, string]> }
+  | {
+      outcome: 'created';
+      created: Date;
+      users: Record<string, [string, string]>;
+      products: Record<string, [string, string]>;
+    }
   | { outcome: 'taken' }
   | { outcome: 'unknown_product' | 'unknown_user'; indexes: number[] };
 
 /** create_invoice: the whole create in one statement; user keys are `id:<id>` or `ext:<external id>`. */
-export async function createInvoiceRow(db: Db, workspaceId: string, invoiceId: string, tags: Tag[], requestHash: string, items: readonly InvoiceItemInput[]): Promise<CreateInvoiceOutcome> {
+export async function createInvoiceRow(
+  db: Db,
+  workspaceId: string,
+  invoiceId: string,
+  tags: Tag[],
+  requestHash: string,
+  items: readonly InvoiceItemInput[],
+): Promise<CreateInvoiceOutcome> {
   try {
-    const [row] = await db<{ outcome: 'created' | 'taken'; created: Date | null; users: Record<string, [string, string]>; products: Record<string, [string, string]> }[]>`
+    const [row] = await db<
+      {
+        outcome: 'created' | 'taken';
+        created: Date | null;
+        users: Record<string, [string, string]>;
+        products: Record<string, [string, string]>;
+      }[]
+    >`
       /* createInvoiceRow */
       select outcome, invoice_created as created, users, products
       from create_invoice(${workspaceId}, ${invoiceId}, ${jsonb(db, tags)}, ${requestHash}, ${jsonb(db, items)})`;
-    return row.outcome === 'taken' ? { outcome: 'taken' } : { outcome: 'created', created: row.created!, users: row.users, products: row.products };
+    return row.outcome === 'taken'
+      ? { outcome: 'taken' }
+      : { outcome: 'created', created: row.created!, users: row.users, products: row.products };
   } catch (error) {
     const refusal = sqlRefusal(error);
     if (refusal?.name === 'unknown_product' || refusal?.name === 'unknown_user') {

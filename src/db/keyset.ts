@@ -8,8 +8,12 @@ import type { Db } from './sql.js';
 export function newestFirst(db: Db, page: PageRequest) {
   const [created, id] = page.cursor ?? [];
   return {
-    boundary: page.cursor === undefined ? db``
-      : page.backward ? db`and (created, id) > (${created}::timestamptz, ${id})` : db`and (created, id) < (${created}::timestamptz, ${id})`,
+    boundary:
+      page.cursor === undefined
+        ? db``
+        : page.backward
+          ? db`and (created, id) > (${created}::timestamptz, ${id})`
+          : db`and (created, id) < (${created}::timestamptz, ${id})`,
     order: page.backward ? db`created asc, id asc` : db`created desc, id desc`,
   };
 }

@@ -33,7 +33,11 @@ export const accountColumns = (db: Db, a = 'ledger_accounts') => db`
 export type AccountMatch = { id?: string; ledgerId?: string; path?: string; ik?: string };
 
 /** The account matching every given key, within the workspace (and ledger, when given). */
-export async function findLedgerAccount(db: Db, workspaceId: string, match: AccountMatch): Promise<LedgerAccountRow | undefined> {
+export async function findLedgerAccount(
+  db: Db,
+  workspaceId: string,
+  match: AccountMatch,
+): Promise<LedgerAccountRow | undefined> {
   const [row] = await db<LedgerAccountRow[]>`
     /* findLedgerAccount */
     select ${accountColumns(db)} from ledger_accounts
@@ -47,7 +51,11 @@ export async function findLedgerAccount(db: Db, workspaceId: string, match: Acco
 }
 
 /** Accounts by id, for per-request batching of parent lookups. */
-export async function findLedgerAccountsById(db: Db, workspaceId: string, ids: readonly string[]): Promise<LedgerAccountRow[]> {
+export async function findLedgerAccountsById(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<LedgerAccountRow[]> {
   return db<LedgerAccountRow[]>`
     /* findLedgerAccountsById */
     select ${accountColumns(db)} from ledger_accounts where workspace_id = ${workspaceId} and id = any(${ids as string[]}::text[])`;
@@ -70,7 +78,10 @@ export async function insertLedgerAccount(db: Db, account: NewLedgerAccount): Pr
 }
 
 export async function updateLedgerAccountRow(
-  db: Db, workspaceId: string, id: string, change: { name?: string; consistency?: Consistency },
+  db: Db,
+  workspaceId: string,
+  id: string,
+  change: { name?: string; consistency?: Consistency },
 ): Promise<LedgerAccountRow | undefined> {
   const [row] = await db<LedgerAccountRow[]>`
     /* updateLedgerAccountRow */
@@ -97,7 +108,12 @@ export type AccountFilter = {
 };
 
 /** Accounts, newest first, one keyset page (plus one row to tell whether more exist). */
-export async function pageLedgerAccounts(db: Db, workspaceId: string, page: PageRequest, filter: AccountFilter): Promise<LedgerAccountRow[]> {
+export async function pageLedgerAccounts(
+  db: Db,
+  workspaceId: string,
+  page: PageRequest,
+  filter: AccountFilter,
+): Promise<LedgerAccountRow[]> {
   const { boundary, order } = newestFirst(db, page);
   return db<LedgerAccountRow[]>`
     /* pageLedgerAccounts */
@@ -113,16 +129,25 @@ export async function pageLedgerAccounts(db: Db, workspaceId: string, page: Page
       ${filter.pathPatterns === undefined ? db`` : db`and path like any(${filter.pathPatterns}::text[])`}
       ${filter.pathContains === undefined ? db`` : db`and strpos(path, ${filter.pathContains}) > 0`}
       ${filter.linked === undefined ? db`` : filter.linked ? db`and linked_account_id is not null` : db`and linked_account_id is null`}
-      ${filter.linkedAccountIds === undefined ? db`` : db`and linked_account_id = any(${filter.linkedAccountIds}::text[])
+      ${
+        filter.linkedAccountIds === undefined
+          ? db``
+          : db`and linked_account_id = any(${filter.linkedAccountIds}::text[])
         and exists (select 1 from ledgers l
-          where l.workspace_id = ledger_accounts.workspace_id and l.id = ledger_accounts.ledger_id and l.deleted_at is null)`}
+          where l.workspace_id = ledger_accounts.workspace_id and l.id = ledger_accounts.ledger_id and l.deleted_at is null)`
+      }
       ${boundary}
     order by ${order} limit ${page.size + 1}`;
 }
 
 /** The accounts of one ledger named by id, path or ik, in one query: one index probe per name. */
 export async function findAccountsOfLedger(
-  db: Db, workspaceId: string, ledgerId: string, ids: readonly string[], paths: readonly string[], iks: readonly string[] = [],
+  db: Db,
+  workspaceId: string,
+  ledgerId: string,
+  ids: readonly string[],
+  paths: readonly string[],
+  iks: readonly string[] = [],
 ): Promise<LedgerAccountRow[]> {
   return db<LedgerAccountRow[]>`
     /* findAccountsOfLedger */
@@ -157,7 +182,11 @@ export async function insertLedgerAccounts(db: Db, accounts: readonly NewLedgerA
 }
 
 /** Id and path of every account of a ledger (schema migrations compare them with the chart). */
-export async function accountPathsOfLedger(db: Db, workspaceId: string, ledgerId: string): Promise<{ id: string; path: string }[]> {
+export async function accountPathsOfLedger(
+  db: Db,
+  workspaceId: string,
+  ledgerId: string,
+): Promise<{ id: string; path: string }[]> {
   return db<{ id: string; path: string }[]>`
     /* accountPathsOfLedger */
     select id, path from ledger_accounts where workspace_id = ${workspaceId} and ledger_id = ${ledgerId}`;
@@ -165,7 +194,9 @@ export async function accountPathsOfLedger(db: Db, workspaceId: string, ledgerId
 
 /** Sets names (null keeps the name) and consistency of many accounts at once, as a schema version says. */
 export async function updateAccountAttributes(
-  db: Db, workspaceId: string, changes: readonly { id: string; name: string | null; consistency: Consistency }[],
+  db: Db,
+  workspaceId: string,
+  changes: readonly { id: string; name: string | null; consistency: Consistency }[],
 ): Promise<void> {
   if (changes.length === 0) return;
   await db`
@@ -183,7 +214,12 @@ export async function lockLedgerAccountCreation(db: Db, workspaceId: string, led
 }
 
 /** Ids of the ledger's accounts at the given paths. */
-export async function accountIdsByPath(db: Db, workspaceId: string, ledgerId: string, paths: readonly string[]): Promise<Map<string, string>> {
+export async function accountIdsByPath(
+  db: Db,
+  workspaceId: string,
+  ledgerId: string,
+  paths: readonly string[],
+): Promise<Map<string, string>> {
   const rows = await db<{ id: string; path: string }[]>`
     /* accountIdsByPath */
     select id, path from ledger_accounts

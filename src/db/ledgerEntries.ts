@@ -58,31 +58,86 @@ export const lineColumns = (db: Db, l = 'ledger_lines') => db`
 export type PostingBound = { eq?: string; gte?: string; lte?: string };
 
 export type EntryPosting = {
-  workspaceId: string; ledgerId: string; entryId: string; ik: string; requestHash: string; posted: string;
-  type: string | null; typeVersion: number | null; parameters: EntryParameters | null;
-  description: string | null; tags: { key: string; value: string }[]; groups: { key: string; value: string }[];
+  workspaceId: string;
+  ledgerId: string;
+  entryId: string;
+  ik: string;
+  requestHash: string;
+  posted: string;
+  type: string | null;
+  typeVersion: number | null;
+  parameters: EntryParameters | null;
+  description: string | null;
+  tags: { key: string; value: string }[];
+  groups: { key: string; value: string }[];
   /** Own bounds in precondition/postcondition (their stored names since the first release); total bounds beside them. */
-  conditions: { index: number; accountId: string; currency: string; precondition?: PostingBound; postcondition?: PostingBound; totalPrecondition?: PostingBound; totalPostcondition?: PostingBound }[];
-  lines: { id: string; accountId: string; currency: string; amount: string; key: string | null; description: string | null; tags: { key: string; value: string }[] }[];
+  conditions: {
+    index: number;
+    accountId: string;
+    currency: string;
+    precondition?: PostingBound;
+    postcondition?: PostingBound;
+    totalPrecondition?: PostingBound;
+    totalPostcondition?: PostingBound;
+  }[];
+  lines: {
+    id: string;
+    accountId: string;
+    currency: string;
+    amount: string;
+    key: string | null;
+    description: string | null;
+    tags: { key: string; value: string }[];
+  }[];
 };
 
-export type PostingOutcome = { entryId: string; requestHash: string; replayed: boolean; created: Date; position: number } | { failedCondition: number };
+export type PostingOutcome =
+  | { entryId: string; requestHash: string; replayed: boolean; created: Date; position: number }
+  | { failedCondition: number };
 
 /** The entry and lines a fresh posting wrote, as they now stand in the database, without reading them back. */
-export function postedRows(posting: EntryPosting, created: Date, position: number): { entry: LedgerEntryRow; lines: LedgerLineRow[] } {
+export function postedRows(
+  posting: EntryPosting,
+  created: Date,
+  position: number,
+): { entry: LedgerEntryRow; lines: LedgerLineRow[] } {
   const { workspaceId, ledgerId, entryId } = posting;
   const posted = new Date(posting.posted);
   return {
     entry: {
-      workspaceId, ledgerId, id: entryId, ik: posting.ik, type: posting.type, typeVersion: posting.typeVersion,
-      parameters: posting.parameters, description: posting.description, posted, created,
-      tags: posting.tags, groups: posting.groups,
-      conditions: asStored(posting.conditions), reversalPosition: position, reversesId: null, reversedById: null,
-      reversedAt: null, requestHash: posting.requestHash,
+      workspaceId,
+      ledgerId,
+      id: entryId,
+      ik: posting.ik,
+      type: posting.type,
+      typeVersion: posting.typeVersion,
+      parameters: posting.parameters,
+      description: posting.description,
+      posted,
+      created,
+      tags: posting.tags,
+      groups: posting.groups,
+      conditions: asStored(posting.conditions),
+      reversalPosition: position,
+      reversesId: null,
+      reversedById: null,
+      reversedAt: null,
+      requestHash: posting.requestHash,
     },
     lines: posting.lines.map((line, index) => ({
-      workspaceId, ledgerId, id: line.id, entryId, position: index + 1, accountId: line.accountId, currency: line.currency,
-      amount: line.amount, key: line.key, description: line.description ?? posting.description, tags: line.tags, posted, created,
+      workspaceId,
+      ledgerId,
+      id: line.id,
+      entryId,
+      position: index + 1,
+      accountId: line.accountId,
+      currency: line.currency,
+      amount: line.amount,
+      key: line.key,
+      description: line.description ?? posting.description,
+      tags: line.tags,
+      posted,
+      created,
     })),
   };
 }
@@ -94,7 +149,16 @@ export function postedRows(posting: EntryPosting, created: Date, position: numbe
  */
 export async function postLedgerEntry(db: Db, posting: EntryPosting): Promise<PostingOutcome> {
   const column = <K extends keyof EntryPosting['lines'][number]>(key: K) => posting.lines.map((line) => line[key]);
-  const [row] = await db<{ entryId: string; requestHash: string; replayed: boolean; created: Date; position: number; failedCondition: number | null }[]>`
+  const [row] = await db<
+    {
+      entryId: string;
+      requestHash: string;
+      replayed: boolean;
+      created: Date;
+      position: number;
+      failedCondition: number | null;
+    }[]
+  >`
     /* postLedgerEntry */
     select posted_entry_id as "entryId", posted_request_hash as "requestHash", replayed, posted_created as created,
            posted_position as position, failed_condition as "failedCondition"
@@ -113,7 +177,11 @@ export async function postLedgerEntry(db: Db, posting: EntryPosting): Promise<Po
 export type EntryMatch = { id?: string; ledgerId?: string; ik?: string };
 
 /** The entry matching every given key; for an ik shared after reversals, the newest one. */
-export async function findLedgerEntry(db: Db, workspaceId: string, match: EntryMatch): Promise<LedgerEntryRow | undefined> {
+export async function findLedgerEntry(
+  db: Db,
+  workspaceId: string,
+  match: EntryMatch,
+): Promise<LedgerEntryRow | undefined> {
   const [row] = await db<LedgerEntryRow[]>`
     /* findLedgerEntry */
     select ${entryColumns(db)} from ledger_entries
@@ -132,14 +200,22 @@ export async function linesOfEntry(db: Db, workspaceId: string, entryId: string)
 }
 
 /** Entries by id, for per-request batching. */
-export async function findLedgerEntriesById(db: Db, workspaceId: string, ids: readonly string[]): Promise<LedgerEntryRow[]> {
+export async function findLedgerEntriesById(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<LedgerEntryRow[]> {
   return db<LedgerEntryRow[]>`
     /* findLedgerEntriesById */
     select ${entryColumns(db)} from ledger_entries where workspace_id = ${workspaceId} and id = any(${ids as string[]}::text[])`;
 }
 
 /** Lines of many entries, in entry and position order, for per-request batching. */
-export async function linesOfEntries(db: Db, workspaceId: string, entryIds: readonly string[]): Promise<LedgerLineRow[]> {
+export async function linesOfEntries(
+  db: Db,
+  workspaceId: string,
+  entryIds: readonly string[],
+): Promise<LedgerLineRow[]> {
   return db<LedgerLineRow[]>`
     /* linesOfEntries */
     select ${lineColumns(db)} from ledger_lines
@@ -157,7 +233,11 @@ export type ReversalOutcome = { reversedId: string; reversingId: string; replaye
 
 /** Reverses the entry in one statement (reverse_ledger_entry); undefined when no such entry exists. */
 export async function reverseLedgerEntry(
-  db: Db, workspaceId: string, entryId: string, newEntryId: string, lineIds: readonly string[],
+  db: Db,
+  workspaceId: string,
+  entryId: string,
+  newEntryId: string,
+  lineIds: readonly string[],
 ): Promise<ReversalOutcome | undefined> {
   const [row] = await db<ReversalOutcome[]>`
     /* reverseLedgerEntry */
@@ -175,7 +255,11 @@ export async function lockLedgerEntry(db: Db, workspaceId: string, id: string): 
 }
 
 export async function setEntryLabels(
-  db: Db, workspaceId: string, id: string, tags: readonly { key: string; value: string }[], groups: readonly { key: string; value: string }[],
+  db: Db,
+  workspaceId: string,
+  id: string,
+  tags: readonly { key: string; value: string }[],
+  groups: readonly { key: string; value: string }[],
 ): Promise<LedgerEntryRow> {
   const [row] = await db<LedgerEntryRow[]>`
     /* setEntryLabels */
@@ -190,9 +274,23 @@ export async function setEntryLabels(
  * the one global order single postings use, creating missing rows at zero: a transaction that
  * holds all its locks before its first posting can never deadlock with another.
  */
-export async function lockBalances(db: Db, workspaceId: string, pairs: readonly { accountId: string; currency: string }[]): Promise<void> {
-  const unique = [...new Map(pairs.map((pair) => [`${pair.accountId}\u0000${pair.currency}`, pair])).values()]
-    .sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
+export async function lockBalances(
+  db: Db,
+  workspaceId: string,
+  pairs: readonly { accountId: string; currency: string }[],
+): Promise<void> {
+  const unique = [...new Map(pairs.map((pair) => [`${pair.accountId}\u0000${pair.currency}`, pair])).values()].sort(
+    (a, b) =>
+      a.accountId < b.accountId
+        ? -1
+        : a.accountId > b.accountId
+          ? 1
+          : a.currency < b.currency
+            ? -1
+            : a.currency > b.currency
+              ? 1
+              : 0,
+  );
   const accounts = unique.map((pair) => pair.accountId);
   const currencies = unique.map((pair) => pair.currency);
   await db`
@@ -212,7 +310,10 @@ export async function lockBalances(db: Db, workspaceId: string, pairs: readonly 
 
 /** Replaces the tags of the entry's lines given by id; answers the ids it changed. */
 export async function setLineTags(
-  db: Db, workspaceId: string, entryId: string, changes: readonly { lineId: string; tags: { key: string; value: string }[] }[],
+  db: Db,
+  workspaceId: string,
+  entryId: string,
+  changes: readonly { lineId: string; tags: { key: string; value: string }[] }[],
 ): Promise<string[]> {
   if (changes.length === 0) return [];
   const rows = await db<{ id: string }[]>`

@@ -15,7 +15,12 @@ export type GroupFilter = {
   createdAfter?: Date;
   createdBefore?: Date;
   /** Only groups with a balance meeting all of these (accounts by id or LIKE path pattern). */
-  balance?: { accountIds?: string[]; pathPatterns?: string[]; currencies?: string[]; amount?: { eq?: string; gte?: string; lte?: string; ne?: string } };
+  balance?: {
+    accountIds?: string[];
+    pathPatterns?: string[];
+    currencies?: string[];
+    amount?: { eq?: string; gte?: string; lte?: string; ne?: string };
+  };
 };
 
 const groupsOf = (db: Db, workspaceId: string, ledgerId: string) => db`
@@ -25,7 +30,13 @@ const groupsOf = (db: Db, workspaceId: string, ledgerId: string) => db`
   where e.workspace_id = ${workspaceId} and e.ledger_id = ${ledgerId} and e.groups <> '[]'
   group by g->>'key', g->>'value'`;
 
-export async function findGroup(db: Db, workspaceId: string, ledgerId: string, key: string, value: string): Promise<GroupRow | undefined> {
+export async function findGroup(
+  db: Db,
+  workspaceId: string,
+  ledgerId: string,
+  key: string,
+  value: string,
+): Promise<GroupRow | undefined> {
   const [row] = await db<GroupRow[]>`
     /* findGroup */
     select ${workspaceId}::text as "workspaceId", ${ledgerId}::text as "ledgerId", ${key}::text as key, ${value}::text as value,
@@ -36,7 +47,13 @@ export async function findGroup(db: Db, workspaceId: string, ledgerId: string, k
   return row;
 }
 
-function balanceSums(db: Db, workspaceId: string, ledgerId: string, key: postgres.PendingQuery<postgres.Row[]>, value: postgres.PendingQuery<postgres.Row[]>) {
+function balanceSums(
+  db: Db,
+  workspaceId: string,
+  ledgerId: string,
+  key: postgres.PendingQuery<postgres.Row[]>,
+  value: postgres.PendingQuery<postgres.Row[]>,
+) {
   return db`
     select l.account_id as "accountId", a.path, l.currency, sum(l.amount) as amount
     from ledger_entries e
@@ -48,11 +65,20 @@ function balanceSums(db: Db, workspaceId: string, ledgerId: string, key: postgre
 }
 
 /** Groups by key, then newest first, one keyset page (plus one row). */
-export async function pageGroups(db: Db, workspaceId: string, ledgerId: string, filter: GroupFilter, page: PageRequest): Promise<GroupRow[]> {
+export async function pageGroups(
+  db: Db,
+  workspaceId: string,
+  ledgerId: string,
+  filter: GroupFilter,
+  page: PageRequest,
+): Promise<GroupRow[]> {
   const [key, created, value] = page.cursor ?? [];
-  const boundary = page.cursor === undefined ? db`` : page.backward
-    ? db`and (g.key < ${key} or (g.key = ${key} and (g.created, g.value) > (${created}::timestamptz, ${value})))`
-    : db`and (g.key > ${key} or (g.key = ${key} and (g.created, g.value) < (${created}::timestamptz, ${value})))`;
+  const boundary =
+    page.cursor === undefined
+      ? db``
+      : page.backward
+        ? db`and (g.key < ${key} or (g.key = ${key} and (g.created, g.value) > (${created}::timestamptz, ${value})))`
+        : db`and (g.key > ${key} or (g.key = ${key} and (g.created, g.value) < (${created}::timestamptz, ${value})))`;
   const balance = filter.balance;
   return db<GroupRow[]>`
     /* pageGroups */
@@ -64,7 +90,9 @@ export async function pageGroups(db: Db, workspaceId: string, ledgerId: string, 
       ${filter.values?.noneOf ? db`and not (g.value = any(${filter.values.noneOf}::text[]))` : db``}
       ${filter.createdAfter ? db`and g.created > ${filter.createdAfter}` : db``}
       ${filter.createdBefore ? db`and g.created < ${filter.createdBefore}` : db``}
-      ${balance ? db`and exists (select 1 from (${balanceSums(db, workspaceId, ledgerId, db`g.key`, db`g.value`)}) s
+      ${
+        balance
+          ? db`and exists (select 1 from (${balanceSums(db, workspaceId, ledgerId, db`g.key`, db`g.value`)}) s
         where true
           ${balance.accountIds ? db`and s."accountId" = any(${balance.accountIds}::text[])` : db``}
           ${balance.pathPatterns ? db`and s.path like any(${balance.pathPatterns}::text[])` : db``}
@@ -72,7 +100,9 @@ export async function pageGroups(db: Db, workspaceId: string, ledgerId: string, 
           ${balance.amount?.eq != null ? db`and s.amount = ${balance.amount.eq}::numeric` : db``}
           ${balance.amount?.ne != null ? db`and s.amount <> ${balance.amount.ne}::numeric` : db``}
           ${balance.amount?.gte != null ? db`and s.amount >= ${balance.amount.gte}::numeric` : db``}
-          ${balance.amount?.lte != null ? db`and s.amount <= ${balance.amount.lte}::numeric` : db``})` : db``}
+          ${balance.amount?.lte != null ? db`and s.amount <= ${balance.amount.lte}::numeric` : db``})`
+          : db``
+      }
       ${boundary}
     order by ${page.backward ? db`g.key desc, g.created asc, g.value asc` : db`g.key asc, g.created desc, g.value desc`}
     limit ${page.size + 1}`;
@@ -80,12 +110,21 @@ export async function pageGroups(db: Db, workspaceId: string, ledgerId: string, 
 
 /** One group's balances by account path, then currency, one keyset page (plus one row). */
 export async function pageGroupBalances(
-  db: Db, workspaceId: string, ledgerId: string, key: string, value: string,
-  filter: NonNullable<GroupFilter['balance']>, page: PageRequest,
+  db: Db,
+  workspaceId: string,
+  ledgerId: string,
+  key: string,
+  value: string,
+  filter: NonNullable<GroupFilter['balance']>,
+  page: PageRequest,
 ): Promise<GroupBalanceRow[]> {
   const [path, currency] = page.cursor ?? [];
-  const boundary = page.cursor === undefined ? db`` : page.backward
-    ? db`and (s.path, s.currency) < (${path}, ${currency})` : db`and (s.path, s.currency) > (${path}, ${currency})`;
+  const boundary =
+    page.cursor === undefined
+      ? db``
+      : page.backward
+        ? db`and (s.path, s.currency) < (${path}, ${currency})`
+        : db`and (s.path, s.currency) > (${path}, ${currency})`;
   return db<GroupBalanceRow[]>`
     /* pageGroupBalances */
     select s."accountId", s.path, s.currency, s.amount::text as amount

@@ -58,8 +58,12 @@ function pairConditions(db: Db, column: string, filter: PairFilter | undefined) 
     ${filter.noneOf?.length ? db`and not ${anyContained(filter.noneOf)}` : db``}
     ${filter.anyKey ? db`and ${anyContained(filter.anyKey.map((key) => ({ key })))}` : db``}
     ${filter.noKey?.length ? db`and not ${anyContained(filter.noKey.map((key) => ({ key })))}` : db``}
-    ${filter.contains ? db`and exists (select 1 from jsonb_array_elements(${col}) pair
-        where pair->>'key' = ${filter.contains.key} and strpos(pair->>'value', ${filter.contains.value}) > 0)` : db``}`;
+    ${
+      filter.contains
+        ? db`and exists (select 1 from jsonb_array_elements(${col}) pair
+        where pair->>'key' = ${filter.contains.key} and strpos(pair->>'value', ${filter.contains.value}) > 0)`
+        : db``
+    }`;
 }
 
 function valueConditions(db: Db, column: postgres.PendingQuery<postgres.Row[]>, filter: ValueFilter | undefined) {
@@ -79,22 +83,42 @@ function commonConditions(db: Db, filter: ListFilter, postedColumn: string, crea
     ${filter.postedBefore ? db`and ${db(postedColumn)} < ${filter.postedBefore}` : db``}
     ${filter.createdAfter ? db`and ${db(createdColumn)} > ${filter.createdAfter}` : db``}
     ${filter.createdBefore ? db`and ${db(createdColumn)} < ${filter.createdBefore}` : db``}
-    ${filter.postedIn.reduce((all, ranges) => db`${all} and (${ranges.reduce((any, range, index) =>
-      db`${any} ${index > 0 ? db`or` : db``} (${db(postedColumn)} >= ${range.from} and ${db(postedColumn)} < ${range.to})`, db``)})`, db``)}`;
+    ${filter.postedIn.reduce(
+      (all, ranges) =>
+        db`${all} and (${ranges.reduce(
+          (any, range, index) =>
+            db`${any} ${index > 0 ? db`or` : db``} (${db(postedColumn)} >= ${range.from} and ${db(postedColumn)} < ${range.to})`,
+          db``,
+        )})`,
+      db``,
+    )}`;
 }
 
-export async function pageEntries(db: Db, workspaceId: string, filter: EntryListFilter, page: PageRequest): Promise<Positioned<LedgerEntryRow>[]> {
+export async function pageEntries(
+  db: Db,
+  workspaceId: string,
+  filter: EntryListFilter,
+  page: PageRequest,
+): Promise<Positioned<LedgerEntryRow>[]> {
   return db<Positioned<LedgerEntryRow>[]>`
     /* pageEntries */
     select ${entryColumns(db, 'e')}, ${micros('e.posted', db)} as "postedMicros"
     from ledger_entries e
     where e.workspace_id = ${workspaceId} and e.ledger_id = ${filter.ledgerId}
-      ${filter.accountId ? db`and exists (select 1 from ledger_lines l
-        where l.workspace_id = e.workspace_id and l.entry_id = e.id and l.account_id = ${filter.accountId})` : db``}
+      ${
+        filter.accountId
+          ? db`and exists (select 1 from ledger_lines l
+        where l.workspace_id = e.workspace_id and l.entry_id = e.id and l.account_id = ${filter.accountId})`
+          : db``
+      }
       ${filter.entryIds ? db`and e.id = any(${filter.entryIds}::text[])` : db``}
       ${filter.entryIks ? db`and e.ik = any(${filter.entryIks}::text[])` : db``}
-      ${filter.accountChartPath ? db`and exists (select 1 from ledger_lines l join ledger_accounts a on a.workspace_id = l.workspace_id and a.id = l.account_id
-        where l.workspace_id = e.workspace_id and l.entry_id = e.id and a.path ~ chart_path_pattern(${filter.accountChartPath}))` : db``}
+      ${
+        filter.accountChartPath
+          ? db`and exists (select 1 from ledger_lines l join ledger_accounts a on a.workspace_id = l.workspace_id and a.id = l.account_id
+        where l.workspace_id = e.workspace_id and l.entry_id = e.id and a.path ~ chart_path_pattern(${filter.accountChartPath}))`
+          : db``
+      }
       ${commonConditions(db, filter, 'e.posted', 'e.created')}
       ${pairConditions(db, 'e.tags', filter.tags)}
       ${pairConditions(db, 'e.groups', filter.groups)}
@@ -105,7 +129,12 @@ export async function pageEntries(db: Db, workspaceId: string, filter: EntryList
     limit ${page.size + 1}`;
 }
 
-export async function pageLines(db: Db, workspaceId: string, filter: LineListFilter, page: PageRequest): Promise<Positioned<LedgerLineRow>[]> {
+export async function pageLines(
+  db: Db,
+  workspaceId: string,
+  filter: LineListFilter,
+  page: PageRequest,
+): Promise<Positioned<LedgerLineRow>[]> {
   return db<Positioned<LedgerLineRow>[]>`
     /* pageLines */
     select ${lineColumns(db, 'l')}, ${micros('l.posted', db)} as "postedMicros"
@@ -116,8 +145,12 @@ export async function pageLines(db: Db, workspaceId: string, filter: LineListFil
       ${filter.accountIds ? db`and l.account_id = any(${filter.accountIds}::text[])` : db``}
       ${filter.pathPatterns ? db`and a.path like any(${filter.pathPatterns}::text[])` : db``}
       ${filter.currencies ? db`and l.currency = any(${filter.currencies}::text[])` : db``}
-      ${filter.directions ? db`and (case when (a.type in ('asset', 'expense')) = (l.amount >= 0) then 'debit' else 'credit' end)
-        = any(${filter.directions}::text[])` : db``}
+      ${
+        filter.directions
+          ? db`and (case when (a.type in ('asset', 'expense')) = (l.amount >= 0) then 'debit' else 'credit' end)
+        = any(${filter.directions}::text[])`
+          : db``
+      }
       ${valueConditions(db, db`l.key`, filter.keys)}
       ${commonConditions(db, filter, 'l.posted', 'l.created')}
       ${pairConditions(db, 'l.tags', filter.tags)}
@@ -128,11 +161,19 @@ export async function pageLines(db: Db, workspaceId: string, filter: LineListFil
 
 /** Every entry sharing an ik in a ledger: the original, its reversals and reposts, oldest first. */
 export async function pageEntryHistory(
-  db: Db, workspaceId: string, ledgerId: string, ik: string, page: PageRequest,
+  db: Db,
+  workspaceId: string,
+  ledgerId: string,
+  ik: string,
+  page: PageRequest,
 ): Promise<LedgerEntryRow[]> {
   const [position] = page.cursor ?? [];
-  const after = position === undefined || !/^\d{1,9}$/.test(position) ? db``
-    : page.backward ? db`and e.reversal_position < ${Number(position)}` : db`and e.reversal_position > ${Number(position)}`;
+  const after =
+    position === undefined || !/^\d{1,9}$/.test(position)
+      ? db``
+      : page.backward
+        ? db`and e.reversal_position < ${Number(position)}`
+        : db`and e.reversal_position > ${Number(position)}`;
   return db<LedgerEntryRow[]>`
     /* pageEntryHistory */
     select ${entryColumns(db, 'e')} from ledger_entries e

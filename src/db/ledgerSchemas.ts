@@ -25,7 +25,10 @@ export async function findSchema(db: Db, workspaceId: string, key: string): Prom
 
 /** The given version, or the latest when `version` is absent. */
 export async function findSchemaVersion(
-  db: Db, workspaceId: string, key: string, version?: number,
+  db: Db,
+  workspaceId: string,
+  key: string,
+  version?: number,
 ): Promise<SchemaVersionRow | undefined> {
   const [row] = await db<SchemaVersionRow[]>`
     /* findSchemaVersion */
@@ -46,9 +49,7 @@ export async function upsertSchema(db: Db, workspaceId: string, key: string, nam
   return row;
 }
 
-export async function insertSchemaVersion(
-  db: Db, row: Omit<SchemaVersionRow, 'created'>,
-): Promise<SchemaVersionRow> {
+export async function insertSchemaVersion(db: Db, row: Omit<SchemaVersionRow, 'created'>): Promise<SchemaVersionRow> {
   const [inserted] = await db<SchemaVersionRow[]>`
     /* insertSchemaVersion */
     insert into ledger_schema_versions (workspace_id, schema_key, version, content, content_hash)
@@ -58,7 +59,12 @@ export async function insertSchemaVersion(
 }
 
 /** Versions, newest first, one keyset page (plus one row). */
-export async function pageSchemaVersions(db: Db, workspaceId: string, key: string, page: PageRequest): Promise<SchemaVersionRow[]> {
+export async function pageSchemaVersions(
+  db: Db,
+  workspaceId: string,
+  key: string,
+  page: PageRequest,
+): Promise<SchemaVersionRow[]> {
   const version = page.cursor ? Number(page.cursor[0]) : undefined;
   return db<SchemaVersionRow[]>`
     /* pageSchemaVersions */
@@ -85,10 +91,16 @@ export async function pageSchemas(db: Db, workspaceId: string, page: PageRequest
  * Deletes a schema and its versions unless a live ledger uses it; deleted ledgers let go of it.
  * Answers 'in-use', 'missing' or 'deleted'.
  */
-export async function deleteSchemaIfUnused(db: Db, workspaceId: string, key: string): Promise<'in-use' | 'missing' | 'deleted'> {
-  const [schema] = await db`select 1 from ledger_schemas where workspace_id = ${workspaceId} and key = ${key} for update`;
+export async function deleteSchemaIfUnused(
+  db: Db,
+  workspaceId: string,
+  key: string,
+): Promise<'in-use' | 'missing' | 'deleted'> {
+  const [schema] =
+    await db`select 1 from ledger_schemas where workspace_id = ${workspaceId} and key = ${key} for update`;
   if (!schema) return 'missing';
-  const [used] = await db`select 1 from ledgers where workspace_id = ${workspaceId} and schema_key = ${key} and deleted_at is null limit 1`;
+  const [used] =
+    await db`select 1 from ledgers where workspace_id = ${workspaceId} and schema_key = ${key} and deleted_at is null limit 1`;
   if (used) return 'in-use';
   await db`update ledgers set schema_key = null, schema_version = null where workspace_id = ${workspaceId} and schema_key = ${key}`;
   await db`delete from ledger_schema_versions where workspace_id = ${workspaceId} and schema_key = ${key}`;

@@ -47,7 +47,12 @@ export async function insertLedger(db: Db, ledger: NewLedger): Promise<LedgerRow
 }
 
 /** When the ik was last released by a deletion still inside `graceSeconds`, the time it frees up. */
-export async function ikReleasedAt(db: Db, workspaceId: string, ik: string, graceSeconds: number): Promise<Date | undefined> {
+export async function ikReleasedAt(
+  db: Db,
+  workspaceId: string,
+  ik: string,
+  graceSeconds: number,
+): Promise<Date | undefined> {
   const [row] = await db<{ freeAt: Date }[]>`
     /* ikReleasedAt */
     select max(deleted_at) + make_interval(secs => ${graceSeconds}) as "freeAt" from ledgers
@@ -55,7 +60,12 @@ export async function ikReleasedAt(db: Db, workspaceId: string, ik: string, grac
   return row?.freeAt ?? undefined;
 }
 
-export async function renameLedger(db: Db, workspaceId: string, id: string, name: string): Promise<LedgerRow | undefined> {
+export async function renameLedger(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  name: string,
+): Promise<LedgerRow | undefined> {
   const [row] = await db<LedgerRow[]>`
     /* renameLedger */
     update ledgers set name = ${name}
@@ -75,7 +85,12 @@ export async function softDeleteLedger(db: Db, workspaceId: string, id: string):
 /** Live ledgers, newest first, one keyset page (plus one row to tell whether more exist). */
 export type LedgerFilter = { schemaKey?: string; hasSchema?: boolean };
 
-export async function pageLedgers(db: Db, workspaceId: string, page: PageRequest, filter: LedgerFilter = {}): Promise<LedgerRow[]> {
+export async function pageLedgers(
+  db: Db,
+  workspaceId: string,
+  page: PageRequest,
+  filter: LedgerFilter = {},
+): Promise<LedgerRow[]> {
   const { boundary, order } = newestFirst(db, page);
   return db<LedgerRow[]>`
     /* pageLedgers */
@@ -96,7 +111,12 @@ export async function lockLedgersOnSchema(db: Db, workspaceId: string, schemaKey
     order by id for update`;
 }
 
-export async function setLedgerSchemaVersion(db: Db, workspaceId: string, ids: readonly string[], version: number): Promise<void> {
+export async function setLedgerSchemaVersion(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+  version: number,
+): Promise<void> {
   await db`
     /* setLedgerSchemaVersion */
     update ledgers set schema_version = ${version} where workspace_id = ${workspaceId} and id = any(${ids as string[]}::text[])`;

@@ -6,12 +6,24 @@ import type { Db } from './sql.js';
 // Links to external systems and their external accounts.
 
 export type LinkRow = {
-  workspaceId: string; id: string; ik: string; name: string; kind: 'custom' | 'provider'; providerEnv: ProviderEnv | null;
-  requestHash: string; created: Date;
+  workspaceId: string;
+  id: string;
+  ik: string;
+  name: string;
+  kind: 'custom' | 'provider';
+  providerEnv: ProviderEnv | null;
+  requestHash: string;
+  created: Date;
 };
 export type ExternalAccountRow = {
-  workspaceId: string; id: string; linkId: string; externalId: string; name: string;
-  currencyMode: 'single' | 'multi'; currency: string | null; created: Date;
+  workspaceId: string;
+  id: string;
+  linkId: string;
+  externalId: string;
+  name: string;
+  currencyMode: 'single' | 'multi';
+  currency: string | null;
+  created: Date;
 };
 
 const linkColumns = (db: Db) => db`
@@ -22,7 +34,10 @@ export const externalAccountColumns = (db: Db, a = 'ledger_external_accounts') =
   ${db(`${a}.currency`)}, ${db(`${a}.created`)}`;
 
 /** Inserts the link unless its ik is taken; returns the row only when it inserted. */
-export async function insertLink(db: Db, row: Omit<LinkRow, 'created' | 'kind' | 'providerEnv'>): Promise<LinkRow | undefined> {
+export async function insertLink(
+  db: Db,
+  row: Omit<LinkRow, 'created' | 'kind' | 'providerEnv'>,
+): Promise<LinkRow | undefined> {
   const [inserted] = await db<LinkRow[]>`
     /* insertLink */
     insert into ledger_links (workspace_id, id, ik, name, request_hash)
@@ -32,7 +47,11 @@ export async function insertLink(db: Db, row: Omit<LinkRow, 'created' | 'kind' |
   return inserted;
 }
 
-export async function findLink(db: Db, workspaceId: string, match: { id?: string; ik?: string }): Promise<LinkRow | undefined> {
+export async function findLink(
+  db: Db,
+  workspaceId: string,
+  match: { id?: string; ik?: string },
+): Promise<LinkRow | undefined> {
   const [row] = await db<LinkRow[]>`
     /* findLink */
     select ${linkColumns(db)} from ledger_links
@@ -59,7 +78,11 @@ export async function pageLinks(db: Db, workspaceId: string, page: PageRequest):
 
 export type ExternalAccountMatch = { id?: string; linkId?: string; externalId?: string };
 
-export async function findExternalAccount(db: Db, workspaceId: string, match: ExternalAccountMatch): Promise<ExternalAccountRow | undefined> {
+export async function findExternalAccount(
+  db: Db,
+  workspaceId: string,
+  match: ExternalAccountMatch,
+): Promise<ExternalAccountRow | undefined> {
   const [row] = await db<ExternalAccountRow[]>`
     /* findExternalAccount */
     select ${externalAccountColumns(db)} from ledger_external_accounts
@@ -71,14 +94,23 @@ export async function findExternalAccount(db: Db, workspaceId: string, match: Ex
   return row;
 }
 
-export async function findExternalAccountsById(db: Db, workspaceId: string, ids: readonly string[]): Promise<ExternalAccountRow[]> {
+export async function findExternalAccountsById(
+  db: Db,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<ExternalAccountRow[]> {
   return db<ExternalAccountRow[]>`
     /* findExternalAccountsById */
     select ${externalAccountColumns(db)} from ledger_external_accounts where workspace_id = ${workspaceId} and id = any(${ids as string[]}::text[])`;
 }
 
 /** The link's accounts with these external ids, locked: a sync updates them in turn. */
-export async function lockExternalAccounts(db: Db, workspaceId: string, linkId: string, externalIds: readonly string[]): Promise<ExternalAccountRow[]> {
+export async function lockExternalAccounts(
+  db: Db,
+  workspaceId: string,
+  linkId: string,
+  externalIds: readonly string[],
+): Promise<ExternalAccountRow[]> {
   return db<ExternalAccountRow[]>`
     /* lockExternalAccounts */
     select ${externalAccountColumns(db)} from ledger_external_accounts
@@ -87,7 +119,10 @@ export async function lockExternalAccounts(db: Db, workspaceId: string, linkId: 
 }
 
 /** Inserts or renames accounts by external id; currencies are compared by the caller first. */
-export async function upsertExternalAccounts(db: Db, rows: readonly Omit<ExternalAccountRow, 'created'>[]): Promise<ExternalAccountRow[]> {
+export async function upsertExternalAccounts(
+  db: Db,
+  rows: readonly Omit<ExternalAccountRow, 'created'>[],
+): Promise<ExternalAccountRow[]> {
   const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]) as string[];
   return db<ExternalAccountRow[]>`
     /* upsertExternalAccounts */
@@ -99,7 +134,12 @@ export async function upsertExternalAccounts(db: Db, rows: readonly Omit<Externa
 }
 
 /** A link's external accounts, newest first, one keyset page (plus one row). */
-export async function pageExternalAccounts(db: Db, workspaceId: string, linkId: string, page: PageRequest): Promise<ExternalAccountRow[]> {
+export async function pageExternalAccounts(
+  db: Db,
+  workspaceId: string,
+  linkId: string,
+  page: PageRequest,
+): Promise<ExternalAccountRow[]> {
   const { boundary, order } = newestFirst(db, page);
   return db<ExternalAccountRow[]>`
     /* pageExternalAccounts */

@@ -88,14 +88,17 @@ export async function migrate(sql: Sql, options: MigrateOptions = {}): Promise<s
     let done = new Set((await trx<{ name: string }[]>`select name from schema_migrations`).map((r) => r.name));
     const unknown = [...done].filter((name) => !migrations.includes(name)).sort();
     if (unknown.length > 0) {
-      const squashed = migrations.includes(BASELINE) && unknown.length === done.size
-        && unknown.join() === [...SQUASHED_INTO_BASELINE].sort().join();
+      const squashed =
+        migrations.includes(BASELINE) &&
+        unknown.length === done.size &&
+        unknown.join() === [...SQUASHED_INTO_BASELINE].sort().join();
       if (!squashed) {
         throw new UnknownMigrationsError(
           `The database records migrations that are not in src/db/migrations/ (${unknown.join(', ')}). ` +
-          'It was built by another version of Tally, whose migrations were since replaced or are not in this checkout. ' +
-          'Tally has had no release, so nothing needs them: recreate the local database with `make clean-data` ' +
-          '(or, with DATABASE_URL, drop and create that database), then start again.');
+            'It was built by another version of Tally, whose migrations were since replaced or are not in this checkout. ' +
+            'Tally has had no release, so nothing needs them: recreate the local database with `make clean-data` ' +
+            '(or, with DATABASE_URL, drop and create that database), then start again.',
+        );
       }
       await trx`delete from schema_migrations where name in ${trx(SQUASHED_INTO_BASELINE)}`;
       await trx`insert into schema_migrations (name) values (${BASELINE})`;
@@ -111,8 +114,12 @@ export async function migrate(sql: Sql, options: MigrateOptions = {}): Promise<s
       migrated = true;
     }
 
-    const applied = new Map((await trx<{ name: string; hash: string }[]>`select name, hash from schema_functions`)
-      .map((r) => [r.name, r.hash]));
+    const applied = new Map(
+      (await trx<{ name: string; hash: string }[]>`select name, hash from schema_functions`).map((r) => [
+        r.name,
+        r.hash,
+      ]),
+    );
     for (const file of functions) {
       if (!migrated && applied.get(file.name) === file.hash) continue;
       await trx.unsafe(file.text);
@@ -130,5 +137,8 @@ export async function migrate(sql: Sql, options: MigrateOptions = {}): Promise<s
 }
 
 function sqlFiles(dir: string): string[] {
-  return fs.readdirSync(dir).filter((name) => name.endsWith('.sql')).sort();
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.sql'))
+    .sort();
 }

@@ -7,20 +7,52 @@ type CurrencyCode = components['schemas']['CurrencyCode'];
 type PaymentDirection = components['schemas']['PaymentDirection'];
 
 export type PaymentFlowRow = {
-  id: string; externalId: string; invoiceId: string; type: 'single_invoice_settlement'; requestHash: string; created: Date;
-  planVersion: number; generatedAt: Date;
+  id: string;
+  externalId: string;
+  invoiceId: string;
+  type: 'single_invoice_settlement';
+  requestHash: string;
+  created: Date;
+  planVersion: number;
+  generatedAt: Date;
 };
 
 export type PaymentRow = {
-  id: string; flowId: string; batch: number; position: number; direction: PaymentDirection;
-  userId: string; userExternalId: string; currency: CurrencyCode; amount: string; paymentAccountId: string; created: Date;
-  modified: Date; completedAt: Date | null;
+  id: string;
+  flowId: string;
+  batch: number;
+  position: number;
+  direction: PaymentDirection;
+  userId: string;
+  userExternalId: string;
+  currency: CurrencyCode;
+  amount: string;
+  paymentAccountId: string;
+  created: Date;
+  modified: Date;
+  completedAt: Date | null;
 };
 
 /** What decides a flow's statuses: its invoice's line items and allocations, with transaction times. */
 export type SettlementFacts = {
-  lineItems: { invoiceId: string; userId: string; userExternalId: string; currency: CurrencyCode; type: 'payin' | 'payout'; amount: string }[];
-  allocations: { invoiceId: string; userId: string; userExternalId: string; currency: CurrencyCode; type: 'invoice_payin' | 'invoice_payout'; amount: string; transactionId: string; transactionCreated: Date }[];
+  lineItems: {
+    invoiceId: string;
+    userId: string;
+    userExternalId: string;
+    currency: CurrencyCode;
+    type: 'payin' | 'payout';
+    amount: string;
+  }[];
+  allocations: {
+    invoiceId: string;
+    userId: string;
+    userExternalId: string;
+    currency: CurrencyCode;
+    type: 'invoice_payin' | 'invoice_payout';
+    amount: string;
+    transactionId: string;
+    transactionCreated: Date;
+  }[];
   invoiceModified: Map<string, Date | null>;
 };
 
@@ -34,7 +66,11 @@ const paymentColumns = (db: Db) => db`
   p.completed_at as "completedAt"`;
 
 /** Claims the external id; undefined when it is taken. */
-export async function insertPaymentFlow(db: Db, workspaceId: string, flow: { externalId: string; invoiceId: string; requestHash: string }): Promise<PaymentFlowRow | undefined> {
+export async function insertPaymentFlow(
+  db: Db,
+  workspaceId: string,
+  flow: { externalId: string; invoiceId: string; requestHash: string },
+): Promise<PaymentFlowRow | undefined> {
   const [row] = await db<PaymentFlowRow[]>`
     /* insertPaymentFlow */
     insert into payment_flows as f (workspace_id, id, external_id, invoice_id, type, request_hash)
@@ -54,7 +90,11 @@ export async function findPaymentFlow(db: Db, workspaceId: string, ref: string):
   return row;
 }
 
-export async function pagePaymentFlows(db: Db, workspaceId: string, options: { invoiceId?: string; after?: [string, string]; limit: number }): Promise<PaymentFlowRow[]> {
+export async function pagePaymentFlows(
+  db: Db,
+  workspaceId: string,
+  options: { invoiceId?: string; after?: [string, string]; limit: number },
+): Promise<PaymentFlowRow[]> {
   return db<PaymentFlowRow[]>`
     /* pagePaymentFlows */
     select ${flowColumns(db)} from payment_flows f
@@ -72,9 +112,14 @@ export async function flowsById(db: Db, workspaceId: string, ids: readonly strin
 }
 
 /** The payment account of each user in each currency, created the first time a plan needs it. */
-export async function ensurePaymentAccounts(db: Db, workspaceId: string, pairs: readonly { userId: string; currency: CurrencyCode }[]): Promise<Map<string, string>> {
-  const unique = [...new Map(pairs.map((pair) => [`${pair.userId}|${pair.currency}`, pair])).values()]
-    .sort((a, b) => (`${a.userId}|${a.currency}` < `${b.userId}|${b.currency}` ? -1 : 1));
+export async function ensurePaymentAccounts(
+  db: Db,
+  workspaceId: string,
+  pairs: readonly { userId: string; currency: CurrencyCode }[],
+): Promise<Map<string, string>> {
+  const unique = [...new Map(pairs.map((pair) => [`${pair.userId}|${pair.currency}`, pair])).values()].sort((a, b) =>
+    `${a.userId}|${a.currency}` < `${b.userId}|${b.currency}` ? -1 : 1,
+  );
   if (unique.length === 0) return new Map();
   await db`
     /* insertPaymentAccounts */
@@ -90,23 +135,50 @@ export async function ensurePaymentAccounts(db: Db, workspaceId: string, pairs: 
   return new Map(rows.map((row) => [`${row.userId}|${row.currency}`, row.id]));
 }
 
-export type NewPayment = { batch: number; direction: PaymentDirection; userId: string; currency: CurrencyCode; amount: string; paymentAccountId: string };
+export type NewPayment = {
+  batch: number;
+  direction: PaymentDirection;
+  userId: string;
+  currency: CurrencyCode;
+  amount: string;
+  paymentAccountId: string;
+};
 
 /** Appends payments to the flow's plan, from the given position on. */
-export async function insertPayments(db: Db, workspaceId: string, flowId: string, created: Date, payments: readonly NewPayment[], firstPosition = 1): Promise<void> {
+export async function insertPayments(
+  db: Db,
+  workspaceId: string,
+  flowId: string,
+  created: Date,
+  payments: readonly NewPayment[],
+  firstPosition = 1,
+): Promise<void> {
   if (payments.length === 0) return;
   await db`
     /* insertPayments */
     insert into payments (workspace_id, id, flow_id, batch, position, direction, user_id, currency, amount, payment_account_id, created, modified)
     select ${workspaceId}, t.id, ${flowId}, t.batch, t.position, t.direction, t.user_id, t.currency, t.amount, t.payment_account_id, ${created}, ${created}
-    from jsonb_to_recordset(${jsonb(db, payments.map((payment, index) => ({
-      id: newId('pay'), batch: payment.batch, position: firstPosition + index, direction: payment.direction, user_id: payment.userId,
-      currency: payment.currency, amount: payment.amount, payment_account_id: payment.paymentAccountId,
-    })))}) as t(id text, batch integer, position integer, direction text, user_id text, currency text, amount numeric, payment_account_id text)`;
+    from jsonb_to_recordset(${jsonb(
+      db,
+      payments.map((payment, index) => ({
+        id: newId('pay'),
+        batch: payment.batch,
+        position: firstPosition + index,
+        direction: payment.direction,
+        user_id: payment.userId,
+        currency: payment.currency,
+        amount: payment.amount,
+        payment_account_id: payment.paymentAccountId,
+      })),
+    )}) as t(id text, batch integer, position integer, direction text, user_id text, currency text, amount numeric, payment_account_id text)`;
 }
 
 /** The flows settling these invoices, locked in id order: their plans change with the invoices' balances. */
-export async function lockFlowsOfInvoices(db: Db, workspaceId: string, invoiceIds: readonly string[]): Promise<PaymentFlowRow[]> {
+export async function lockFlowsOfInvoices(
+  db: Db,
+  workspaceId: string,
+  invoiceIds: readonly string[],
+): Promise<PaymentFlowRow[]> {
   if (invoiceIds.length === 0) return [];
   return db<PaymentFlowRow[]>`
     /* lockFlowsOfInvoices */
@@ -114,14 +186,25 @@ export async function lockFlowsOfInvoices(db: Db, workspaceId: string, invoiceId
     where f.workspace_id = ${workspaceId} and f.invoice_id = any(${invoiceIds as string[]}::text[]) order by f.id for update`;
 }
 
-export async function updatePayments(db: Db, workspaceId: string, changes: readonly { id: string; batch: number; amount: string; modified: Date; completedAt: Date | null }[]): Promise<void> {
+export async function updatePayments(
+  db: Db,
+  workspaceId: string,
+  changes: readonly { id: string; batch: number; amount: string; modified: Date; completedAt: Date | null }[],
+): Promise<void> {
   if (changes.length === 0) return;
   await db`
     /* updatePayments */
     update payments p set batch = t.batch, amount = t.amount, modified = t.modified, completed_at = t.completed_at
-    from jsonb_to_recordset(${jsonb(db, changes.map((change) => ({
-      id: change.id, batch: change.batch, amount: change.amount, modified: change.modified.toISOString(), completed_at: change.completedAt?.toISOString() ?? null,
-    })))}) as t(id text, batch integer, amount numeric, modified timestamptz, completed_at timestamptz)
+    from jsonb_to_recordset(${jsonb(
+      db,
+      changes.map((change) => ({
+        id: change.id,
+        batch: change.batch,
+        amount: change.amount,
+        modified: change.modified.toISOString(),
+        completed_at: change.completedAt?.toISOString() ?? null,
+      })),
+    )}) as t(id text, batch integer, amount numeric, modified timestamptz, completed_at timestamptz)
     where p.workspace_id = ${workspaceId} and p.id = t.id`;
 }
 
@@ -142,7 +225,11 @@ export async function paymentsOfFlows(db: Db, workspaceId: string, flowIds: read
     order by p.flow_id, p.position`;
 }
 
-export async function pagePayments(db: Db, workspaceId: string, options: { flowId?: string; after?: [string, string]; limit: number }): Promise<PaymentRow[]> {
+export async function pagePayments(
+  db: Db,
+  workspaceId: string,
+  options: { flowId?: string; after?: [string, string]; limit: number },
+): Promise<PaymentRow[]> {
   return db<PaymentRow[]>`
     /* pagePayments */
     select ${paymentColumns(db)} from payments p join billing_users u on u.workspace_id = p.workspace_id and u.id = p.user_id
@@ -160,7 +247,11 @@ export async function findPayment(db: Db, workspaceId: string, id: string): Prom
   return row;
 }
 
-export async function settlementFacts(db: Db, workspaceId: string, invoiceIds: readonly string[]): Promise<SettlementFacts> {
+export async function settlementFacts(
+  db: Db,
+  workspaceId: string,
+  invoiceIds: readonly string[],
+): Promise<SettlementFacts> {
   const ids = [...new Set(invoiceIds)];
   if (ids.length === 0) return { lineItems: [], allocations: [], invoiceModified: new Map() };
   const [lineItems, allocations, invoices] = await Promise.all([

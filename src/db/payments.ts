@@ -3,8 +3,18 @@ import { jsonb } from './json.js';
 import type { Db } from './sql.js';
 
 export type PaymentRow = {
-  workspaceId: string; ledgerId: string; id: string; ik: string; type: string | null; typeVersion: number | null;
-  parameters: Record<string, string> | null; amount: string; status: PaymentStatus; clientSecret: string; requestHash: string; created: Date;
+  workspaceId: string;
+  ledgerId: string;
+  id: string;
+  ik: string;
+  type: string | null;
+  typeVersion: number | null;
+  parameters: Record<string, string> | null;
+  amount: string;
+  status: PaymentStatus;
+  clientSecret: string;
+  requestHash: string;
+  created: Date;
 };
 
 const columns = (db: Db) => db`
@@ -23,7 +33,12 @@ export async function insertPayment(db: Db, row: Omit<PaymentRow, 'created'>): P
   return inserted;
 }
 
-export async function findPaymentByIk(db: Db, workspaceId: string, ledgerId: string, ik: string): Promise<PaymentRow | undefined> {
+export async function findPaymentByIk(
+  db: Db,
+  workspaceId: string,
+  ledgerId: string,
+  ik: string,
+): Promise<PaymentRow | undefined> {
   const [row] = await db<PaymentRow[]>`
     /* findPaymentByIk */
     select ${columns(db)} from ledger_payments where workspace_id = ${workspaceId} and ledger_id = ${ledgerId} and ik = ${ik}`;

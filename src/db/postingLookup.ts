@@ -10,9 +10,19 @@ export type PostingTarget = { ledger: LedgerRow & { schemaContentHash: string | 
  * unnested and joined, so each is one index probe whatever the ledger's size.
  */
 export async function findPostingTarget(
-  db: Db, workspaceId: string, match: LedgerMatch, ids: readonly string[], paths: readonly string[], iks: readonly string[] = [],
+  db: Db,
+  workspaceId: string,
+  match: LedgerMatch,
+  ids: readonly string[],
+  paths: readonly string[],
+  iks: readonly string[] = [],
 ): Promise<PostingTarget | undefined> {
-  const [row] = await db<(LedgerRow & { schemaContentHash: string | null; accounts: (Omit<LedgerAccountRow, 'created'> & { created: string })[] })[]>`
+  const [row] = await db<
+    (LedgerRow & {
+      schemaContentHash: string | null;
+      accounts: (Omit<LedgerAccountRow, 'created'> & { created: string })[];
+    })[]
+  >`
     /* findPostingTarget */
     select ${ledgerColumns(db)}, (
       select v.content_hash from ledger_schema_versions v

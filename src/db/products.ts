@@ -84,7 +84,8 @@ export async function insertProduct(db: Db, workspaceId: string, product: NewPro
     returning id`;
   if (inserted.length === 0) return undefined;
   const links = product.roles.flatMap(({ relation, roleIds }) =>
-    roleIds.map((roleId, position) => ({ relation, roleId, position })));
+    roleIds.map((roleId, position) => ({ relation, roleId, position })),
+  );
   if (links.length > 0) {
     await db`
       /* insertProductRoles */
@@ -99,7 +100,11 @@ export async function insertProduct(db: Db, workspaceId: string, product: NewPro
 export type ProductRef = { id: string; code: string };
 
 /** Products named by code or by id (line items take either), keyed by the reference given. */
-export async function findProductsByRef(db: Db, workspaceId: string, refs: readonly string[]): Promise<Map<string, ProductRef>> {
+export async function findProductsByRef(
+  db: Db,
+  workspaceId: string,
+  refs: readonly string[],
+): Promise<Map<string, ProductRef>> {
   const wanted = [...new Set(refs)];
   if (wanted.length === 0) return new Map();
   const rows = await db<ProductRef[]>`

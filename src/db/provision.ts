@@ -17,7 +17,12 @@ export async function createClient(
 ): Promise<Credential> {
   const clientId = options.clientId ?? newClientId();
   const clientSecret = options.clientSecret ?? newClientSecret();
-  await insertClient(db, { clientId, workspaceId, secretHash: hashSecret(clientSecret), name: options.name ?? clientId });
+  await insertClient(db, {
+    clientId,
+    workspaceId,
+    secretHash: hashSecret(clientSecret),
+    name: options.name ?? clientId,
+  });
   return { workspaceId, clientId, clientSecret };
 }
 

@@ -6,7 +6,11 @@ export type ReconciliationRow = { entryId: string; position: number; txId: strin
 /** A reconciliation whose entry still stands (not reversed, in a live ledger), with that entry's request hash. */
 export type StandingReconciliation = ReconciliationRow & { requestHash: string; ik: string };
 
-export async function insertReconciliations(db: Db, workspaceId: string, rows: readonly ReconciliationRow[]): Promise<void> {
+export async function insertReconciliations(
+  db: Db,
+  workspaceId: string,
+  rows: readonly ReconciliationRow[],
+): Promise<void> {
   if (rows.length === 0) return;
   await db`
     /* insertReconciliations */
@@ -15,7 +19,11 @@ export async function insertReconciliations(db: Db, workspaceId: string, rows: r
                                          ${rows.map((row) => row.txId)}::text[], ${rows.map((row) => row.accountId)}::text[])`;
 }
 
-export async function standingReconciliations(db: Db, workspaceId: string, txIds: readonly string[]): Promise<StandingReconciliation[]> {
+export async function standingReconciliations(
+  db: Db,
+  workspaceId: string,
+  txIds: readonly string[],
+): Promise<StandingReconciliation[]> {
   return db<StandingReconciliation[]>`
     /* standingReconciliations */
     select r.entry_id as "entryId", r.position, r.tx_id as "txId", r.account_id as "accountId", e.request_hash as "requestHash", e.ik
@@ -25,7 +33,11 @@ export async function standingReconciliations(db: Db, workspaceId: string, txIds
     where r.workspace_id = ${workspaceId} and r.tx_id = any(${txIds as string[]}::text[]) and e.reversed_by_id is null`;
 }
 
-export async function reconciliationsOfEntries(db: Db, workspaceId: string, entryIds: readonly string[]): Promise<ReconciliationRow[]> {
+export async function reconciliationsOfEntries(
+  db: Db,
+  workspaceId: string,
+  entryIds: readonly string[],
+): Promise<ReconciliationRow[]> {
   return db<ReconciliationRow[]>`
     /* reconciliationsOfEntries */
     select entry_id as "entryId", position, tx_id as "txId", account_id as "accountId" from ledger_reconciliations
@@ -33,7 +45,11 @@ export async function reconciliationsOfEntries(db: Db, workspaceId: string, entr
 }
 
 /** Every reconciliation of these transactions, reversed ones included. */
-export async function reconciliationsOfTxs(db: Db, workspaceId: string, txIds: readonly string[]): Promise<ReconciliationRow[]> {
+export async function reconciliationsOfTxs(
+  db: Db,
+  workspaceId: string,
+  txIds: readonly string[],
+): Promise<ReconciliationRow[]> {
   return db<ReconciliationRow[]>`
     /* reconciliationsOfTxs */
     select entry_id as "entryId", position, tx_id as "txId", account_id as "accountId" from ledger_reconciliations

@@ -38,7 +38,8 @@ export type TransactionResult<T, R> = { committed: T } | { rolledBack: R };
  * Any other error rolls back and propagates as usual.
  */
 export async function transaction<T, R>(
-  sql: Sql, body: (trx: postgres.TransactionSql, rollback: (outcome: R) => never) => Promise<T>,
+  sql: Sql,
+  body: (trx: postgres.TransactionSql, rollback: (outcome: R) => never) => Promise<T>,
 ): Promise<TransactionResult<T, R>> {
   const { rollback, outcomeOf } = rollbackScope<R>();
   try {

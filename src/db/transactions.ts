@@ -44,7 +44,11 @@ const allocationColumns = (db: Db) => db`
   al.id, al.transaction_id as "transactionId", t.external_id as "transactionExternalId", al.position, al.invoice_id as "invoiceId",
   al.user_id as "userId", u.external_id as "userExternalId", al.type, al.amount::text as amount, t.posted`;
 
-export async function findBillingExternalAccount(db: Db, workspaceId: string, ref: { id?: string; externalId?: string }): Promise<BillingExternalAccount | undefined> {
+export async function findBillingExternalAccount(
+  db: Db,
+  workspaceId: string,
+  ref: { id?: string; externalId?: string },
+): Promise<BillingExternalAccount | undefined> {
   const [row] = await db<BillingExternalAccount[]>`
     /* findBillingExternalAccount */
     select id, external_id as "externalId" from external_accounts
@@ -54,7 +58,11 @@ export async function findBillingExternalAccount(db: Db, workspaceId: string, re
 }
 
 /** The account with this external id, created on first reference (one round trip when it exists or is new). */
-export async function ensureBillingExternalAccount(db: Db, workspaceId: string, externalId: string): Promise<BillingExternalAccount> {
+export async function ensureBillingExternalAccount(
+  db: Db,
+  workspaceId: string,
+  externalId: string,
+): Promise<BillingExternalAccount> {
   const [row] = await db<BillingExternalAccount[]>`
     /* ensureBillingExternalAccount */
     with inserted as (
@@ -69,7 +77,11 @@ export async function ensureBillingExternalAccount(db: Db, workspaceId: string, 
   return row ?? (await findBillingExternalAccount(db, workspaceId, { externalId }))!;
 }
 
-export async function findTransactionByExternalId(db: Db, workspaceId: string, externalId: string): Promise<TransactionRow | undefined> {
+export async function findTransactionByExternalId(
+  db: Db,
+  workspaceId: string,
+  externalId: string,
+): Promise<TransactionRow | undefined> {
   const [row] = await db<TransactionRow[]>`
     /* findTransactionByExternalId */
     select ${transactionColumns(db)} from billing_transactions t
@@ -79,13 +91,24 @@ export async function findTransactionByExternalId(db: Db, workspaceId: string, e
 }
 
 export type NewTransaction = {
-  id: string; externalId: string; accountId: string; amount: string; currency: CurrencyCode; posted: string; tags: Tag[];
-  allocated: string; requestHash: string;
+  id: string;
+  externalId: string;
+  accountId: string;
+  amount: string;
+  currency: CurrencyCode;
+  posted: string;
+  tags: Tag[];
+  allocated: string;
+  requestHash: string;
   allocations: { id: string; invoiceId: string; userId: string; type: string; amount: string }[];
 };
 
 /** Writes the transaction and its allocations; undefined when the external id was taken meanwhile. */
-export async function insertTransaction(db: Db, workspaceId: string, transaction: NewTransaction): Promise<{ posted: Date; created: Date } | undefined> {
+export async function insertTransaction(
+  db: Db,
+  workspaceId: string,
+  transaction: NewTransaction,
+): Promise<{ posted: Date; created: Date } | undefined> {
   const inserted = await db<{ posted: Date; created: Date }[]>`
     /* insertTransaction */
     insert into billing_transactions (workspace_id, id, external_id, account_id, amount, currency, posted, tags, allocated, request_hash)
@@ -100,9 +123,17 @@ export async function insertTransaction(db: Db, workspaceId: string, transaction
       /* insertAllocations */
       insert into allocations (workspace_id, id, transaction_id, position, invoice_id, user_id, type, amount)
       select ${workspaceId}, t.id, ${transaction.id}, t.position, t.invoice_id, t.user_id, t.type, t.amount
-      from jsonb_to_recordset(${jsonb(db, transaction.allocations.map((allocation, index) => ({
-        id: allocation.id, position: index + 1, invoice_id: allocation.invoiceId, user_id: allocation.userId, type: allocation.type, amount: allocation.amount,
-      })))}) as t(id text, position integer, invoice_id text, user_id text, type text, amount numeric)`;
+      from jsonb_to_recordset(${jsonb(
+        db,
+        transaction.allocations.map((allocation, index) => ({
+          id: allocation.id,
+          position: index + 1,
+          invoice_id: allocation.invoiceId,
+          user_id: allocation.userId,
+          type: allocation.type,
+          amount: allocation.amount,
+        })),
+      )}) as t(id text, position integer, invoice_id text, user_id text, type text, amount numeric)`;
   }
   return inserted[0];
 }
@@ -110,7 +141,11 @@ export async function insertTransaction(db: Db, workspaceId: string, transaction
 export type TransactionFilter = { accountRef?: string; reconciliation?: 'reconciled' | 'unreconciled' };
 
 /** Transactions by posted, then creation; an account named by id or external id. */
-export async function listTransactionRows(db: Db, workspaceId: string, filter: TransactionFilter): Promise<TransactionRow[]> {
+export async function listTransactionRows(
+  db: Db,
+  workspaceId: string,
+  filter: TransactionFilter,
+): Promise<TransactionRow[]> {
   return db<TransactionRow[]>`
     /* listTransactionRows */
     select ${transactionColumns(db)} from billing_transactions t
@@ -122,7 +157,11 @@ export async function listTransactionRows(db: Db, workspaceId: string, filter: T
     order by t.posted, t.created, t.id`;
 }
 
-export async function allocationsOfTransactions(db: Db, workspaceId: string, transactionIds: readonly string[]): Promise<AllocationRow[]> {
+export async function allocationsOfTransactions(
+  db: Db,
+  workspaceId: string,
+  transactionIds: readonly string[],
+): Promise<AllocationRow[]> {
   if (transactionIds.length === 0) return [];
   return db<AllocationRow[]>`
     /* allocationsOfTransactions */
@@ -134,7 +173,11 @@ export async function allocationsOfTransactions(db: Db, workspaceId: string, tra
 }
 
 /** Allocations to any of the invoices, by the transaction's posted time, then creation. */
-export async function allocationsOfInvoices(db: Db, workspaceId: string, invoiceIds: readonly string[]): Promise<AllocationRow[]> {
+export async function allocationsOfInvoices(
+  db: Db,
+  workspaceId: string,
+  invoiceIds: readonly string[],
+): Promise<AllocationRow[]> {
   return db<AllocationRow[]>`
     /* allocationsOfInvoices */
     select ${allocationColumns(db)} from allocations al

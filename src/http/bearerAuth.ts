@@ -32,19 +32,34 @@ export function callerOf(authorization: string | undefined, signingKey: Buffer):
  * (`unauthorized`, plain `Bearer` challenge), a well-signed token past its expiry
  * (`token_expired`) or any other token (`unauthorized`), both with `error="invalid_token"`.
  */
-export function checkBearer(authorization: string | undefined, signingKey: Buffer): { caller: Caller } | { refusal: BearerRefusal } {
+export function checkBearer(
+  authorization: string | undefined,
+  signingKey: Buffer,
+): { caller: Caller } | { refusal: BearerRefusal } {
   const header = authorization ?? '';
   if (!BEARER_SCHEME.test(header)) return { refusal: missingToken() };
   const match = BEARER.exec(header);
-  const checked = match ? checkToken(match[1], signingKey, Math.floor(Date.now() / 1000)) : { refused: 'invalid' as const };
-  if ('claims' in checked) return { caller: { workspaceId: checked.claims.workspaceId, clientId: checked.claims.clientId } };
+  const checked = match
+    ? checkToken(match[1], signingKey, Math.floor(Date.now() / 1000))
+    : { refused: 'invalid' as const };
+  if ('claims' in checked)
+    return { caller: { workspaceId: checked.claims.workspaceId, clientId: checked.claims.clientId } };
   if (checked.refused === 'expired') {
-    return { refusal: new BearerRefusal('token_expired', 'The access token expired: obtain a new one from POST /oauth2/token.',
-      invalidToken('The access token expired')) };
+    return {
+      refusal: new BearerRefusal(
+        'token_expired',
+        'The access token expired: obtain a new one from POST /oauth2/token.',
+        invalidToken('The access token expired'),
+      ),
+    };
   }
-  return { refusal: new BearerRefusal('unauthorized',
-    'The access token is not valid (malformed, or not issued by this server): obtain one from POST /oauth2/token.',
-    invalidToken('The access token is malformed or was not issued by this server')) };
+  return {
+    refusal: new BearerRefusal(
+      'unauthorized',
+      'The access token is not valid (malformed, or not issued by this server): obtain one from POST /oauth2/token.',
+      invalidToken('The access token is malformed or was not issued by this server'),
+    ),
+  };
 }
 
 /** The error answering a request whose bearer check failed (see checkBearer). */
@@ -55,5 +70,9 @@ export function bearerRefusal(authorization: string | undefined, signingKey: Buf
 
 /** No bearer token at all (no Authorization header, or another scheme): a challenge without `error`. */
 export function missingToken(): BearerRefusal {
-  return new BearerRefusal('unauthorized', 'A valid access token is required: send Authorization: Bearer <token>.', 'Bearer');
+  return new BearerRefusal(
+    'unauthorized',
+    'A valid access token is required: send Authorization: Bearer <token>.',
+    'Bearer',
+  );
 }

@@ -11,7 +11,7 @@ const STATUS: Record<string, [number, string]> = {
 
 export function answerMalformedRequests(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || (error.code === 'ECONNRESET')) {
+    if (!socket.writable || error.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }
@@ -21,9 +21,16 @@ export function answerMalformedRequests(server: Server): void {
       message: status === 408 ? 'The request was not received in time.' : 'The request is not valid HTTP.',
       retryable: false,
     });
-    socket.end([
-      `HTTP/1.1 ${status} ${reason}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`,
-      'Connection: close', 'x-should-retry: false', '', body,
-    ].join('\r\n'));
+    socket.end(
+      [
+        `HTTP/1.1 ${status} ${reason}`,
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Connection: close',
+        'x-should-retry: false',
+        '',
+        body,
+      ].join('\r\n'),
+    );
   });
 }

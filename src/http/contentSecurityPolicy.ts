@@ -2,6 +2,11 @@
 // fonts and requests only from Tally's own origin, so no hosted fonts, telemetry or proxies
 // are reached, even if a renderer asks for them.
 export const PAGE_POLICY = [
-  "default-src 'self'", "script-src 'self' 'unsafe-inline'", "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:", "font-src 'self' data:", "connect-src 'self'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');

@@ -14,8 +14,15 @@ const require = createRequire(import.meta.url);
 const SCRIPT_PATH = path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
 
 const CONFIGURATION = JSON.stringify({
-  telemetry: false, withDefaultFonts: false, hideClientButton: true, persistAuth: false,
-  agent: { disabled: true }, mcp: { disabled: true }, showDeveloperTools: 'never', defaultOpenAllTags: true, metaData: { title: 'Tally billing API' },
+  telemetry: false,
+  withDefaultFonts: false,
+  hideClientButton: true,
+  persistAuth: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
+  defaultOpenAllTags: true,
+  metaData: { title: 'Tally billing API' },
 }).replaceAll('"', '&quot;');
 
 const PAGE = `<!doctype html>

@@ -17,7 +17,12 @@ export type ErrorBody = {
 export type ErrorRenderer = (error: DomainError, ctx: AppContext) => { body: unknown; type?: string };
 
 export const restErrorBody: ErrorRenderer = (error, ctx) => {
-  const body: ErrorBody = { code: error.code, message: error.message, retryable: error.retryable, request_id: ctx.state.requestId };
+  const body: ErrorBody = {
+    code: error.code,
+    message: error.message,
+    retryable: error.retryable,
+    request_id: ctx.state.requestId,
+  };
   if (error.details) body.details = error.details;
   return { body };
 };

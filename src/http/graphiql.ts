@@ -20,8 +20,14 @@ const packageDir = (name: string, mainDepth: number) => {
   return dir;
 };
 const ASSETS: Record<string, { file: string; type: string }> = {
-  'react.js': { file: path.join(packageDir('react', 0), 'umd', 'react.production.min.js'), type: 'application/javascript' },
-  'react-dom.js': { file: path.join(packageDir('react-dom', 0), 'umd', 'react-dom.production.min.js'), type: 'application/javascript' },
+  'react.js': {
+    file: path.join(packageDir('react', 0), 'umd', 'react.production.min.js'),
+    type: 'application/javascript',
+  },
+  'react-dom.js': {
+    file: path.join(packageDir('react-dom', 0), 'umd', 'react-dom.production.min.js'),
+    type: 'application/javascript',
+  },
   'graphiql.js': { file: path.join(packageDir('graphiql', 1), 'graphiql.min.js'), type: 'application/javascript' },
   'graphiql.css': { file: path.join(packageDir('graphiql', 1), 'graphiql.min.css'), type: 'text/css' },
 };
@@ -29,11 +35,21 @@ const EXAMPLES_DIR = new URL('../../spec/examples/ledger/', import.meta.url);
 
 /** The ledger examples as GraphiQL tabs: the operation, its variables and a headers template. */
 function exampleTabs(): { query: string; variables: string; headers: string }[] {
-  return fs.readdirSync(EXAMPLES_DIR).filter((name) => name.endsWith('.graphql')).sort().map((name) => {
-    const example = JSON.parse(fs.readFileSync(new URL(name.replace(/\.graphql$/, '.json'), EXAMPLES_DIR), 'utf8')) as { variables?: unknown };
-    const variables = example.variables ?? {};
-    return { query: fs.readFileSync(new URL(name, EXAMPLES_DIR), 'utf8'), variables: JSON.stringify(variables, null, 2), headers: HEADERS };
-  });
+  return fs
+    .readdirSync(EXAMPLES_DIR)
+    .filter((name) => name.endsWith('.graphql'))
+    .sort()
+    .map((name) => {
+      const example = JSON.parse(
+        fs.readFileSync(new URL(name.replace(/\.graphql$/, '.json'), EXAMPLES_DIR), 'utf8'),
+      ) as { variables?: unknown };
+      const variables = example.variables ?? {};
+      return {
+        query: fs.readFileSync(new URL(name, EXAMPLES_DIR), 'utf8'),
+        variables: JSON.stringify(variables, null, 2),
+        headers: HEADERS,
+      };
+    });
 }
 
 const HEADERS = JSON.stringify({ Authorization: 'Bearer <paste your access token>' }, null, 2);

@@ -23,8 +23,10 @@ export function inFlightLimiter(maxPerWorkspace: number): InFlightLimiter {
       if (!workspaceId || ctx.state.releaseSlot) return;
       const count = counts.get(workspaceId) ?? 0;
       if (count >= maxPerWorkspace) {
-        throw new DomainError('too_many_requests',
-          `This workspace already has ${maxPerWorkspace} requests in flight; retry shortly.`);
+        throw new DomainError(
+          'too_many_requests',
+          `This workspace already has ${maxPerWorkspace} requests in flight; retry shortly.`,
+        );
       }
       counts.set(workspaceId, count + 1);
       ctx.state.releaseSlot = () => {

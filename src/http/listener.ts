@@ -25,7 +25,11 @@ const STARTING_GRAPHQL = JSON.stringify({
 });
 
 const answerStarting: RequestListener = (request, response) => {
-  response.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'x-should-retry': 'true' });
+  response.writeHead(503, {
+    'content-type': 'application/json; charset=utf-8',
+    'retry-after': '1',
+    'x-should-retry': 'true',
+  });
   response.end(/^\/graphql(\?|$)/.test(request.url ?? '') ? STARTING_GRAPHQL : STARTING_REST);
 };
 
@@ -38,9 +42,24 @@ export async function bindListener(port: number, host: string, timeouts: Listene
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve).once('error', (error: NodeJS.ErrnoException) => {
       const where = `${host}:${port}`;
-      if (error.code === 'EADDRINUSE') reject(new PortUnavailableError(`Port ${port} is in use (${where}): another Tally or another server listens there. Stop it, or set PORT to a free port.`));
-      else if (error.code === 'EACCES') reject(new PortUnavailableError(`Port ${port} may not be opened by this user (${where}); set PORT to a port above 1023.`));
-      else if (error.code === 'EADDRNOTAVAIL') reject(new PortUnavailableError(`HOST ${host} is not an address of this machine; set HOST to one (0.0.0.0 for all).`));
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new PortUnavailableError(
+            `Port ${port} is in use (${where}): another Tally or another server listens there. Stop it, or set PORT to a free port.`,
+          ),
+        );
+      else if (error.code === 'EACCES')
+        reject(
+          new PortUnavailableError(
+            `Port ${port} may not be opened by this user (${where}); set PORT to a port above 1023.`,
+          ),
+        );
+      else if (error.code === 'EADDRNOTAVAIL')
+        reject(
+          new PortUnavailableError(
+            `HOST ${host} is not an address of this machine; set HOST to one (0.0.0.0 for all).`,
+          ),
+        );
       else reject(error);
     });
     server.listen(port, host);
@@ -49,7 +68,10 @@ export async function bindListener(port: number, host: string, timeouts: Listene
 }
 
 /** Hands every later request to the ready app. */
-export function serveWith(server: Server, app: (request: IncomingMessage, response: ServerResponse) => Promise<void>): void {
+export function serveWith(
+  server: Server,
+  app: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+): void {
   server.removeListener('request', answerStarting);
   // Koa's callback answers its own errors; the promise it returns has nothing left to report.
   server.on('request', (request: IncomingMessage, response: ServerResponse) => void app(request, response));

@@ -52,8 +52,10 @@ export function oauthToken(options: TokenEndpointOptions): Middleware<AppState> 
       }
       const expiresAt = Math.floor(Date.now() / 1000) + options.ttlSeconds;
       ctx.body = {
-        access_token: issueToken({ workspaceId: client.workspaceId, clientId: client.clientId, expiresAt },
-          options.signingKey),
+        access_token: issueToken(
+          { workspaceId: client.workspaceId, clientId: client.clientId, expiresAt },
+          options.signingKey,
+        ),
         token_type: 'Bearer',
         expires_in: options.ttlSeconds,
       };
@@ -61,7 +63,8 @@ export function oauthToken(options: TokenEndpointOptions): Middleware<AppState> 
       const error = toDomainError(thrown);
       if (error.code === 'internal_error') {
         options.log.error('token request failed', {
-          request_id: ctx.state.requestId, error: thrown instanceof Error ? thrown.stack : String(thrown),
+          request_id: ctx.state.requestId,
+          error: thrown instanceof Error ? thrown.stack : String(thrown),
         });
       }
       ctx.status = error.status;
@@ -85,24 +88,35 @@ function readForm(body: unknown): Record<string, string> {
   const fields = body && typeof body === 'object' ? Object.entries(body) : [];
   const unknown = fields.map(([key]) => key).filter((key) => !FORM_FIELDS.has(key));
   if (unknown.length > 0) {
-    throw new DomainError('invalid_request', `Unknown form fields: ${unknown.map((key) => JSON.stringify(key)).join(', ')}.`);
+    throw new DomainError(
+      'invalid_request',
+      `Unknown form fields: ${unknown.map((key) => JSON.stringify(key)).join(', ')}.`,
+    );
   }
   const repeated = fields.filter(([, value]) => typeof value !== 'string').map(([key]) => key);
-  if (repeated.length > 0) throw new DomainError('invalid_request', `Form fields must appear once: ${repeated.join(', ')}.`);
+  if (repeated.length > 0)
+    throw new DomainError('invalid_request', `Form fields must appear once: ${repeated.join(', ')}.`);
   const form = Object.fromEntries(fields) as Record<string, string>;
   const unstorable = findUnstorableText(form, '/body');
-  if (unstorable) throw new DomainError('invalid_request', `Form field ${unstorable.pointer.slice(6)} ${unstorable.message}.`);
+  if (unstorable)
+    throw new DomainError('invalid_request', `Form field ${unstorable.pointer.slice(6)} ${unstorable.message}.`);
   return form;
 }
 
 /** The client's credentials, from HTTP Basic or from the form body (never both). */
-function clientCredentials(authorization: string, form: Record<string, string>): { clientId: string; clientSecret: string } {
+function clientCredentials(
+  authorization: string,
+  form: Record<string, string>,
+): { clientId: string; clientSecret: string } {
   if (form.client_secret !== undefined) {
     if (authorization) {
-      throw new DomainError('invalid_request',
-        'Authenticate the client one way: HTTP Basic, or client_id and client_secret in the form body, not both.');
+      throw new DomainError(
+        'invalid_request',
+        'Authenticate the client one way: HTTP Basic, or client_id and client_secret in the form body, not both.',
+      );
     }
-    if (form.client_id === undefined) throw new DomainError('invalid_request', 'client_secret in the form body needs client_id beside it.');
+    if (form.client_id === undefined)
+      throw new DomainError('invalid_request', 'client_secret in the form body needs client_id beside it.');
     if (!form.client_id) throw new DomainError('invalid_client', 'client_id is empty.');
     return { clientId: form.client_id, clientSecret: form.client_secret };
   }
@@ -119,8 +133,10 @@ const BASIC = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i;
 function basicCredentials(header: string): { clientId: string; clientSecret: string } {
   const match = BASIC.exec(header);
   if (!match) {
-    throw new DomainError('invalid_client',
-      'Client authentication is required: HTTP Basic client_id:client_secret, or client_id and client_secret in the form body.');
+    throw new DomainError(
+      'invalid_client',
+      'Client authentication is required: HTTP Basic client_id:client_secret, or client_id and client_secret in the form body.',
+    );
   }
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
@@ -136,7 +152,10 @@ function basicCredentials(header: string): { clientId: string; clientSecret: str
     // malformed %-escapes: not credentials at all
   }
   if (!credentials || findUnstorableText(credentials, '')) {
-    throw new DomainError('invalid_client', 'The HTTP Basic credentials are malformed: expected base64(client_id:client_secret).');
+    throw new DomainError(
+      'invalid_client',
+      'The HTTP Basic credentials are malformed: expected base64(client_id:client_secret).',
+    );
   }
   return credentials;
 }

@@ -21,7 +21,8 @@ export function requestMetrics(): Middleware<AppState, MatchedRoute> {
       ctx.set('Server-Timing', `app;dur=${(performance.now() - started).toFixed(2)}`);
       // Paths come from clients: a label is an operation id or a matched route, never a raw path.
       const route = ctx._matchedRoute;
-      const operation = ctx.state.operation ?? (typeof route === 'string' ? route : ctx.status === 404 ? 'unknown_route' : 'other');
+      const operation =
+        ctx.state.operation ?? (typeof route === 'string' ? route : ctx.status === 404 ? 'unknown_route' : 'other');
       stop({ operation });
       requests.inc({ operation, method: ctx.method, status: String(ctx.status) });
     }

@@ -19,7 +19,9 @@ export type GqlContext = {
 };
 
 export type GqlServices = {
-  sql: Sql; log: Logger; cursors: CursorSigner;
+  sql: Sql;
+  log: Logger;
+  cursors: CursorSigner;
   /** Page sizes one request may ask for in all (the `listItems` limit). */
   maxListItems: number;
 };

@@ -55,7 +55,13 @@ export function createLoaders(sql: Sql, workspaceId: string): Loaders {
     link: byId((ids) => findLinksById(sql, workspaceId, ids)),
     externalAccount: byId((ids) => findExternalAccountsById(sql, workspaceId, ids)),
     tx: byId((ids) => findTxsById(sql, workspaceId, ids)),
-    entryReconciliations: grouped((ids) => reconciliationsOfEntries(sql, workspaceId, ids), (row) => row.entryId),
-    txReconciliations: grouped((ids) => reconciliationsOfTxs(sql, workspaceId, ids), (row) => row.txId),
+    entryReconciliations: grouped(
+      (ids) => reconciliationsOfEntries(sql, workspaceId, ids),
+      (row) => row.entryId,
+    ),
+    txReconciliations: grouped(
+      (ids) => reconciliationsOfTxs(sql, workspaceId, ids),
+      (row) => row.txId,
+    ),
   };
 }

@@ -23,4 +23,7 @@ export type Currency = string;
 
 export type { LinkRow as Link, ExternalAccountRow as ExternalAccount } from '../db/links.js';
 export type { TxRow as Tx } from '../db/externalTxs.js';
-export type { LedgerMigrationRow as LedgerMigration, DataMigrationRow as LedgerDataMigration } from '../db/ledgerMigrations.js';
+export type {
+  LedgerMigrationRow as LedgerMigration,
+  DataMigrationRow as LedgerDataMigration,
+} from '../db/ledgerMigrations.js';

@@ -19,11 +19,23 @@ export async function asMutationResult<T>(
     const expected = expectedFailure(error);
     if (expected) {
       const { code, message, retryable } = expected;
-      return { __typename: expected.status < 500 ? 'BadRequestError' : 'InternalError', code, message, retryable } as const;
+      return {
+        __typename: expected.status < 500 ? 'BadRequestError' : 'InternalError',
+        code,
+        message,
+        retryable,
+      } as const;
     }
     ctx.log.error('mutation failed', {
-      request_id: ctx.requestId, mutation, error: error instanceof Error ? error.stack : String(error),
+      request_id: ctx.requestId,
+      mutation,
+      error: error instanceof Error ? error.stack : String(error),
     });
-    return { __typename: 'InternalError', code: 'internal_error', message: 'The server failed to process the request.', retryable: true };
+    return {
+      __typename: 'InternalError',
+      code: 'internal_error',
+      message: 'The server failed to process the request.',
+      retryable: true,
+    };
   }
 }

@@ -25,7 +25,9 @@ function viaPrism(prismUrl: string): MockAnswer {
     const hasBody = c.request.requestBody !== undefined && ctx.method !== 'GET';
     if (hasBody) headers['content-type'] = 'application/json';
     const response = await fetch(`${prismUrl}${c.request.path}${query ? `?${query}` : ''}`, {
-      method: ctx.method, headers, body: hasBody ? JSON.stringify(c.request.requestBody) : undefined,
+      method: ctx.method,
+      headers,
+      body: hasBody ? JSON.stringify(c.request.requestBody) : undefined,
     });
     ctx.status = response.status;
     ctx.type = response.headers.get('content-type') ?? 'application/json';
@@ -50,5 +52,7 @@ export async function createBillingMock(prismUrl: string): Promise<Koa<AppState>
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const port = Number(process.env.MOCK_REST_PORT ?? 4010);
   const app = await createBillingMock(process.env.PRISM_URL ?? 'http://127.0.0.1:4012');
-  app.listen(port, '127.0.0.1', () => console.log(`billing mock on http://127.0.0.1:${port} (/billing/... and unprefixed)`));
+  app.listen(port, '127.0.0.1', () =>
+    console.log(`billing mock on http://127.0.0.1:${port} (/billing/... and unprefixed)`),
+  );
 }

@@ -70,7 +70,13 @@ const objectMocks: IMocks = {
   LedgerAccount: () => ({ id: fakeId('acct'), path: 'assets/bank', name: 'Bank', type: 'asset' }),
   LedgerEntry: () => ({ id: fakeId('ent'), ik: 'entry-1', description: 'Funding', hidden: false }),
   LedgerLine: () => ({ id: fakeId('line'), description: 'Funding' }),
-  Currency: () => ({ code: 'USD', name: 'United States dollar', precision: 2, customCode: null, customCurrencyId: null }),
+  Currency: () => ({
+    code: 'USD',
+    name: 'United States dollar',
+    precision: 2,
+    customCode: null,
+    customCurrencyId: null,
+  }),
   PageInfo: () => ({ hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }),
 };
 
@@ -156,7 +162,8 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown> |
   } catch {
     throw new DomainError('malformed_json', 'The request body is not valid JSON.');
   }
-  if (typeof parsed !== 'object' || parsed === null) throw new DomainError('malformed_json', 'The request body is not valid JSON.');
+  if (typeof parsed !== 'object' || parsed === null)
+    throw new DomainError('malformed_json', 'The request body is not valid JSON.');
   return parsed as Record<string, unknown>;
 }
 
@@ -187,9 +194,16 @@ export function createMockServer(sdl: string, limits: DocumentLimits = DEFAULT_D
       throw error;
     }
     const [result, init] = await handle({
-      method, url: req.url ?? '/graphql', headers: req.headers, body, raw: req, context: undefined,
+      method,
+      url: req.url ?? '/graphql',
+      headers: req.headers,
+      body,
+      raw: req,
+      context: undefined,
     });
-    const headers = Object.fromEntries(Object.entries(init.headers ?? {}).map(([name, value]) => [name, String(value)]));
+    const headers = Object.fromEntries(
+      Object.entries(init.headers ?? {}).map(([name, value]) => [name, String(value)]),
+    );
     const transport = transportErrorFor(init.status, method);
     if (transport) return refuse(transport, headers);
     res.writeHead(init.status, headers);
@@ -202,7 +216,11 @@ export function createMockServer(sdl: string, limits: DocumentLimits = DEFAULT_D
       answerGraphql(req, res).catch((err: unknown) => {
         console.error('ledger mock: request failed', err);
         if (!res.headersSent) {
-          sendJson(res, 500, graphqlErrorBody(new DomainError('internal_error', 'The mock failed to answer.'), `mock_${randomUUID()}`));
+          sendJson(
+            res,
+            500,
+            graphqlErrorBody(new DomainError('internal_error', 'The mock failed to answer.'), `mock_${randomUUID()}`),
+          );
         } else {
           res.end();
         }

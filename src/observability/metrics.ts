@@ -12,27 +12,39 @@ collectDefaultMetrics({ register: registry, prefix: 'tally_' });
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export const requests = new Counter({
-  name: 'tally_http_requests_total', help: 'HTTP requests answered, by operation, method and status.',
-  labelNames: ['operation', 'method', 'status'] as const, registers: [registry],
+  name: 'tally_http_requests_total',
+  help: 'HTTP requests answered, by operation, method and status.',
+  labelNames: ['operation', 'method', 'status'] as const,
+  registers: [registry],
 });
 export const requestDuration = new Histogram({
-  name: 'tally_http_request_duration_seconds', help: 'Time to answer an HTTP request, by operation.',
-  labelNames: ['operation'] as const, buckets: LATENCY_BUCKETS, registers: [registry],
+  name: 'tally_http_request_duration_seconds',
+  help: 'Time to answer an HTTP request, by operation.',
+  labelNames: ['operation'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
 });
 const graphqlOperations = new Counter({
-  name: 'tally_graphql_operations_total', help: 'GraphQL operations executed, by operation name and type.',
-  labelNames: ['operation_name', 'operation_type'] as const, registers: [registry],
+  name: 'tally_graphql_operations_total',
+  help: 'GraphQL operations executed, by operation name and type.',
+  labelNames: ['operation_name', 'operation_type'] as const,
+  registers: [registry],
 });
 export const entriesPosted = new Counter({
-  name: 'tally_ledger_entries_posted_total', help: 'Ledger entries written (replays and refusals excluded).', registers: [registry],
+  name: 'tally_ledger_entries_posted_total',
+  help: 'Ledger entries written (replays and refusals excluded).',
+  registers: [registry],
 });
 export const postingDuration = new Histogram({
-  name: 'tally_ledger_posting_duration_seconds', help: 'Time of the posting transaction of one entry-writing mutation (addLedgerEntry, addLedgerEntries, reconcileTx, reverseLedgerEntry, migrateLedgerEntry), refused and failed ones included.',
-  buckets: LATENCY_BUCKETS, registers: [registry],
+  name: 'tally_ledger_posting_duration_seconds',
+  help: 'Time of the posting transaction of one entry-writing mutation (addLedgerEntry, addLedgerEntries, reconcileTx, reverseLedgerEntry, migrateLedgerEntry), refused and failed ones included.',
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
 });
 
 export const balanceFoldRows = new Counter({
-  name: 'tally_balance_fold_rows_total', help: 'Queued balance deltas (eventual updates) folded into balances and history by this process.',
+  name: 'tally_balance_fold_rows_total',
+  help: 'Queued balance deltas (eventual updates) folded into balances and history by this process.',
   registers: [registry],
 });
 
@@ -58,8 +70,10 @@ let poolMax = 0;
 
 // Pool use as PostgreSQL sees it: this application's connections by state, read at scrape time.
 new Gauge({
-  name: 'tally_db_connections', help: "Database connections of Tally (application_name 'tally') by state, and the pool's maximum (state=\"max\").",
-  labelNames: ['state'] as const, registers: [registry],
+  name: 'tally_db_connections',
+  help: "Database connections of Tally (application_name 'tally') by state, and the pool's maximum (state=\"max\").",
+  labelNames: ['state'] as const,
+  registers: [registry],
   async collect() {
     this.reset();
     this.set({ state: 'max' }, poolMax);
@@ -77,18 +91,21 @@ new Gauge({
 let queueScrape: { at: number; state: Promise<QueueState> } | undefined;
 function scrapedQueueState(): Promise<QueueState> {
   if (!poolSql) return Promise.resolve({ pending: 0, lagSeconds: 0 });
-  if (!queueScrape || Date.now() - queueScrape.at > 1000) queueScrape = { at: Date.now(), state: balanceQueueState(poolSql) };
+  if (!queueScrape || Date.now() - queueScrape.at > 1000)
+    queueScrape = { at: Date.now(), state: balanceQueueState(poolSql) };
   return queueScrape.state;
 }
 new Gauge({
-  name: 'tally_balance_fold_lag_seconds', help: 'Age of the oldest balance delta waiting for the fold (0 when none waits).',
+  name: 'tally_balance_fold_lag_seconds',
+  help: 'Age of the oldest balance delta waiting for the fold (0 when none waits).',
   registers: [registry],
   async collect() {
     this.set((await scrapedQueueState()).lagSeconds);
   },
 });
 new Gauge({
-  name: 'tally_balance_fold_pending', help: 'Balance deltas waiting for the fold.',
+  name: 'tally_balance_fold_pending',
+  help: 'Balance deltas waiting for the fold.',
   registers: [registry],
   async collect() {
     this.set((await scrapedQueueState()).pending);

@@ -11,8 +11,11 @@ import { startTestServer, type TestServer, type TestWorkspace } from '../support
 // reference renders every operation offline, and a page on another origin calls Tally through
 // CORS. Without a browser these tests are skipped, and the run says so.
 
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((candidate) => candidate && fs.existsSync(candidate));
-if (!CHROMIUM) console.warn('browser tests skipped: no Chromium found (set CHROMIUM_PATH, or install Debian\'s chromium)');
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (candidate) => candidate && fs.existsSync(candidate),
+);
+if (!CHROMIUM)
+  console.warn("browser tests skipped: no Chromium found (set CHROMIUM_PATH, or install Debian's chromium)");
 
 // UPDATE_SCREENSHOTS=1 refreshes the README's screenshots from this run.
 const SCREENSHOTS = path.resolve(import.meta.dirname, 'screenshots');
@@ -30,12 +33,16 @@ describe.skipIf(!CHROMIUM)('in a browser', () => {
     strict = await startTestServer({ corsOrigins: ['https://app.example.com'] });
     workspace = await server.workspace('Browser');
     browser = await puppeteer.launch({
-      executablePath: CHROMIUM, headless: true,
+      executablePath: CHROMIUM,
+      headless: true,
       // Root in CI: Chromium's sandbox needs user namespaces the container may not grant.
       args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
     });
     // A page served from another origin (another port), as a frontend in development would be.
-    otherOrigin = http.createServer((_req, res) => { res.setHeader('content-type', 'text/html'); res.end('<!doctype html><title>frontend</title>'); });
+    otherOrigin = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end('<!doctype html><title>frontend</title>');
+    });
     otherOrigin.listen(0, '127.0.0.1');
     await new Promise((resolve) => otherOrigin.once('listening', resolve));
     otherUrl = `http://127.0.0.1:${(otherOrigin.address() as AddressInfo).port}`;
@@ -55,9 +62,17 @@ describe.skipIf(!CHROMIUM)('in a browser', () => {
     });
     await page.setViewport({ width: 1400, height: 900 });
     await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'networkidle0' });
-    const summaries = Object.values(loadSpec().paths as Record<string, Record<string, { summary?: string; operationId?: string }>>)
-      .flatMap((item) => Object.values(item)).filter((operation) => operation?.operationId).map((operation) => operation.summary!);
-    await page.waitForFunction((first: string) => document.body.innerText.includes(first), { timeout: 30_000 }, summaries[0]);
+    const summaries = Object.values(
+      loadSpec().paths as Record<string, Record<string, { summary?: string; operationId?: string }>>,
+    )
+      .flatMap((item) => Object.values(item))
+      .filter((operation) => operation?.operationId)
+      .map((operation) => operation.summary!);
+    await page.waitForFunction(
+      (first: string) => document.body.innerText.includes(first),
+      { timeout: 30_000 },
+      summaries[0],
+    );
     const text = await page.evaluate(() => document.body.innerText);
     expect(summaries.filter((summary) => !text.includes(summary))).toEqual([]);
     expect(foreign).toEqual([]);
@@ -80,12 +95,17 @@ describe.skipIf(!CHROMIUM)('in a browser', () => {
     await page.waitForSelector('.graphiql-execute-button', { timeout: 30_000 });
     // The query editor holds the welcome query; the Headers editor takes the token.
     await page.evaluate((token: string) => {
-      const editors = Array.from<Element & { CodeMirror: { getValue(): string; setValue(v: string): void } }>(document.querySelectorAll('.CodeMirror'));
+      const editors = Array.from<Element & { CodeMirror: { getValue(): string; setValue(v: string): void } }>(
+        document.querySelectorAll('.CodeMirror'),
+      );
       const headers = editors.find((editor) => editor.CodeMirror.getValue().includes('Authorization'))!;
       headers.CodeMirror.setValue(JSON.stringify({ Authorization: `Bearer ${token}` }));
     }, workspace.token);
     await page.click('.graphiql-execute-button');
-    await page.waitForFunction(() => (document.querySelector('.result-window')?.textContent ?? '').includes('"workspace"'), { timeout: 30_000 });
+    await page.waitForFunction(
+      () => (document.querySelector('.result-window')?.textContent ?? '').includes('"workspace"'),
+      { timeout: 30_000 },
+    );
     const result = await page.evaluate(() => document.querySelector('.result-window')!.textContent);
     expect(result).toContain('Browser');
     // The example operations are open as tabs.
@@ -97,8 +117,12 @@ describe.skipIf(!CHROMIUM)('in a browser', () => {
     expect(foreign).toEqual([]);
     if (process.env.UPDATE_SCREENSHOTS) {
       await page.evaluate(() => {
-        const editors = Array.from<Element & { CodeMirror: { getValue(): string; setValue(v: string): void } }>(document.querySelectorAll('.CodeMirror'));
-        editors.find((editor) => editor.CodeMirror.getValue().includes('Authorization'))!.CodeMirror.setValue('{"Authorization": "Bearer <your access token>"}');
+        const editors = Array.from<Element & { CodeMirror: { getValue(): string; setValue(v: string): void } }>(
+          document.querySelectorAll('.CodeMirror'),
+        );
+        editors
+          .find((editor) => editor.CodeMirror.getValue().includes('Authorization'))!
+          .CodeMirror.setValue('{"Authorization": "Bearer <your access token>"}');
       });
       await page.screenshot({ path: path.join(SCREENSHOTS, 'graphiql.png') });
     }
@@ -108,19 +132,32 @@ describe.skipIf(!CHROMIUM)('in a browser', () => {
   it('lets a page on another origin call the API with a bearer token, and blocks origins not allowed', async () => {
     const page = await browser.newPage();
     await page.goto(otherUrl);
-    const call = (base: string) => page.evaluate(async (url: string, token: string) => {
-      try {
-        const response = await fetch(`${url}/billing/products`, { headers: { authorization: `Bearer ${token}` } });
-        return { status: response.status, requestId: response.headers.get('x-request-id'), body: await response.json() };
-      } catch (error) {
-        return { blocked: String(error) };
-      }
-    }, base, workspace.token);
-    const allowed = await call(server.baseUrl) as { status: number; requestId: string | null; body: { data: unknown[] } };
+    const call = (base: string) =>
+      page.evaluate(
+        async (url: string, token: string) => {
+          try {
+            const response = await fetch(`${url}/billing/products`, { headers: { authorization: `Bearer ${token}` } });
+            return {
+              status: response.status,
+              requestId: response.headers.get('x-request-id'),
+              body: await response.json(),
+            };
+          } catch (error) {
+            return { blocked: String(error) };
+          }
+        },
+        base,
+        workspace.token,
+      );
+    const allowed = (await call(server.baseUrl)) as {
+      status: number;
+      requestId: string | null;
+      body: { data: unknown[] };
+    };
     expect(allowed.status).toBe(200);
     expect(allowed.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(Array.isArray(allowed.body.data)).toBe(true);
-    const blocked = await call(strict.baseUrl) as { blocked?: string };
+    const blocked = (await call(strict.baseUrl)) as { blocked?: string };
     expect(blocked.blocked).toContain('Failed to fetch');
     await page.close();
   }, 60_000);

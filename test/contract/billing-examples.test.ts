@@ -35,7 +35,12 @@ afterAll(() => server?.close());
 async function replay(example: ExampleCase, prefix: string) {
   const workspace = await server.workspace('Tally Examples');
   const servedForWorld = new Set([...served, ...ROOT_OPERATIONS]);
-  const { substitutions } = await buildSampleWorld(spec['x-tally-sample-world'], server.baseUrl, workspace, servedForWorld);
+  const { substitutions } = await buildSampleWorld(
+    spec['x-tally-sample-world'],
+    server.baseUrl,
+    workspace,
+    servedForWorld,
+  );
   const input = substitute({ path: example.pathParams, query: example.query, body: example.body }, substitutions);
 
   const route = example.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(input.path[name]));
@@ -43,7 +48,11 @@ async function replay(example: ExampleCase, prefix: string) {
   const headers: Record<string, string> = {};
   if (example.security === 'bearer') headers.authorization = `Bearer ${workspace.token}`;
   if (example.security === 'expired') {
-    const claims = { workspaceId: workspace.workspaceId, clientId: workspace.clientId, expiresAt: Math.floor(Date.now() / 1000) - 60 };
+    const claims = {
+      workspaceId: workspace.workspaceId,
+      clientId: workspace.clientId,
+      expiresAt: Math.floor(Date.now() / 1000) - 60,
+    };
     headers.authorization = `Bearer ${issueToken(claims, await tokenSigningKey(server.db.sql))}`;
   }
   if (example.security === 'basic') {
@@ -52,17 +61,30 @@ async function replay(example: ExampleCase, prefix: string) {
   let body: string | undefined;
   if (input.body !== undefined) {
     headers['content-type'] = example.mediaType!;
-    body = example.mediaType === 'application/x-www-form-urlencoded'
-      ? new URLSearchParams(input.body as Record<string, string>).toString()
-      : JSON.stringify(input.body);
+    body =
+      example.mediaType === 'application/x-www-form-urlencoded'
+        ? new URLSearchParams(input.body as Record<string, string>).toString()
+        : JSON.stringify(input.body);
   }
-  const response = await fetch(`${server.baseUrl}${prefix}${route}${query ? `?${query}` : ''}`, { method: example.method, headers, body });
+  const response = await fetch(`${server.baseUrl}${prefix}${route}${query ? `?${query}` : ''}`, {
+    method: example.method,
+    headers,
+    body,
+  });
   return { status: response.status, body: await response.json() };
 }
 
 describe('spec/billing.openapi.yaml examples', () => {
   // Every route, token and health included, answers under both base URLs.
-  describe.each(replayable.flatMap((example) => [['/billing', example], ['', example]] as const))('%s', (prefix, example) => {
+  describe.each(
+    replayable.flatMap(
+      (example) =>
+        [
+          ['/billing', example],
+          ['', example],
+        ] as const,
+    ),
+  )('%s', (prefix, example) => {
     it(`${example.id} → ${example.status}`, async () => {
       const actual = await replay(example, prefix);
       expect(actual.status).toBe(example.status);
@@ -84,7 +106,9 @@ describe('example ids', () => {
     const snapshotPath = path.join(import.meta.dirname, 'example-ids.json');
     const current = {
       billing: cases.map((c) => c.id).sort(),
-      ledger: loadLedgerExamples().map((e) => e.id).sort(),
+      ledger: loadLedgerExamples()
+        .map((e) => e.id)
+        .sort(),
     };
     if (process.env.UPDATE_EXAMPLE_IDS) fs.writeFileSync(snapshotPath, `${JSON.stringify(current, null, 2)}\n`);
     expect(current).toEqual(JSON.parse(fs.readFileSync(snapshotPath, 'utf8')));

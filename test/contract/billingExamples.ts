@@ -59,13 +59,23 @@ export function loadExampleCases(spec: Json = loadSpec()): ExampleCase[] {
           method: method.toUpperCase(),
           path: route,
           billing: !item['x-tally-outside-billing'],
-          security: security.length === 0 || response.credentials === 'none' ? 'none'
-            : response.credentials === 'expired' ? 'expired'
-            : security.some((s: Json) => 'basicAuth' in s) ? 'basic' : 'bearer',
+          security:
+            security.length === 0 || response.credentials === 'none'
+              ? 'none'
+              : response.credentials === 'expired'
+                ? 'expired'
+                : security.some((s: Json) => 'basicAuth' in s)
+                  ? 'basic'
+                  : 'bearer',
           mediaType,
-          pathParams: Object.fromEntries(params.filter((p: Json) => p.in === 'path').map((p: Json) => [p.name, valueOf(p)])),
-          query: Object.fromEntries(params.filter((p: Json) => p.in === 'query' && valueOf(p) !== undefined)
-            .map((p: Json) => [p.name, String(valueOf(p))])),
+          pathParams: Object.fromEntries(
+            params.filter((p: Json) => p.in === 'path').map((p: Json) => [p.name, valueOf(p)]),
+          ),
+          query: Object.fromEntries(
+            params
+              .filter((p: Json) => p.in === 'query' && valueOf(p) !== undefined)
+              .map((p: Json) => [p.name, String(valueOf(p))]),
+          ),
           body: requestExample?.value,
           status: response.status,
           response: response.value,
@@ -86,7 +96,12 @@ function responseExamples(spec: Json, operation: Json) {
       for (const [name, example] of Object.entries<Json>(media.examples ?? {})) {
         if (found.has(name)) throw new Error(`${operation.operationId}: example ${name} appears under two statuses`);
         const resolved = deref(spec, example);
-        found.set(name, { status: Number(status), value: resolved.value, description: example.description, credentials: resolved['x-tally-credentials'] });
+        found.set(name, {
+          status: Number(status),
+          value: resolved.value,
+          description: example.description,
+          credentials: resolved['x-tally-credentials'],
+        });
       }
     }
   }
@@ -95,6 +110,9 @@ function responseExamples(spec: Json, operation: Json) {
 
 function deref(spec: Json, node: Json): Json {
   if (!node?.$ref) return node;
-  const target = node.$ref.replace(/^#\//, '').split('/').reduce((at: Json, key: string) => at[key], spec);
+  const target = node.$ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((at: Json, key: string) => at[key], spec);
   return deref(spec, target);
 }

@@ -33,12 +33,15 @@ function resolveReferences(value: unknown, answers: Map<string, unknown>): unkno
   if (typeof value === 'string') {
     const reference = /^\{\{([A-Za-z0-9]+)\.(.+)\}\}$/.exec(value);
     if (!reference) return value;
-    const found = reference[2].split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], answers.get(reference[1]));
+    const found = reference[2]
+      .split('.')
+      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], answers.get(reference[1]));
     if (found === undefined) throw new Error(`Unresolved example reference ${value}`);
     return found;
   }
   if (Array.isArray(value)) return value.map((item) => resolveReferences(item, answers));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveReferences(item, answers)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolveReferences(item, answers)]));
   return value;
 }
 
@@ -71,7 +74,10 @@ describe('spec/examples/ledger', () => {
         if (!required) throw new Error(`${example.id} requires unknown example ${id}`);
         await runRequirements(required.requires);
         const answer = await post(token, required, answers);
-        expect({ step: id, response: normalizeGraphqlResponse(answer) }).toEqual({ step: id, response: normalizeGraphqlResponse(required.response as never) });
+        expect({ step: id, response: normalizeGraphqlResponse(answer) }).toEqual({
+          step: id,
+          response: normalizeGraphqlResponse(required.response as never),
+        });
         answers.set(id, answer);
       }
     };
@@ -83,7 +89,8 @@ describe('spec/examples/ledger', () => {
     expect(responseShapeProblems(servedSchema, document, answer.data)).toEqual([]);
     expect(normalizeGraphqlResponse(answer)).toEqual(normalizeGraphqlResponse(example.response as never));
     if (example.sameIdsAs) {
-      if (!answers.has(example.sameIdsAs)) throw new Error(`${example.id}: sameIdsAs names ${example.sameIdsAs}, which it does not require`);
+      if (!answers.has(example.sameIdsAs))
+        throw new Error(`${example.id}: sameIdsAs names ${example.sameIdsAs}, which it does not require`);
       expect(idsIn(answer)).toEqual(idsIn(answers.get(example.sameIdsAs)));
     }
   });

@@ -16,9 +16,13 @@ export type LedgerExample = {
 };
 
 export function loadLedgerExamples(): LedgerExample[] {
-  return fs.readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json')).sort().map((file) => {
-    const id = file.slice(0, -'.json'.length);
-    const spec = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
-    return { id, query: fs.readFileSync(path.join(EXAMPLES_DIR, `${id}.graphql`), 'utf8'), ...spec };
-  });
+  return fs
+    .readdirSync(EXAMPLES_DIR)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const id = file.slice(0, -'.json'.length);
+      const spec = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
+      return { id, query: fs.readFileSync(path.join(EXAMPLES_DIR, `${id}.graphql`), 'utf8'), ...spec };
+    });
 }

@@ -10,11 +10,21 @@ const SEED = Number(process.env.CRASH_SEED ?? 20261127);
 
 let report: CrashReport;
 beforeAll(async () => {
-  report = await runCrash({ seconds: SECONDS, seed: SEED, clients: 8, killEveryMs: 2000, recoveryLimitMs: 15_000, drainMs: 30_000 });
+  report = await runCrash({
+    seconds: SECONDS,
+    seed: SEED,
+    clients: 8,
+    killEveryMs: 2000,
+    recoveryLimitMs: 15_000,
+    drainMs: 30_000,
+  });
 }, 240_000);
 
 /** The checks named, with their problems, that failed: [] when all hold. */
-const failing = (...ids: string[]) => report.checks.filter((c) => ids.includes(c.id) && !c.pass).map((c) => ({ check: c.name, detail: c.detail, problems: c.problems }));
+const failing = (...ids: string[]) =>
+  report.checks
+    .filter((c) => ids.includes(c.id) && !c.pass)
+    .map((c) => ({ check: c.name, detail: c.detail, problems: c.problems }));
 
 describe(`crash: ${SECONDS} s of server kills, seed ${SEED} (make test-crash runs it longer)`, () => {
   it('gives every write a definite answer, and every answer is a success', () => {

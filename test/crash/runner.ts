@@ -10,8 +10,20 @@ import { spawnTally } from '../support/tallyProcess.js';
 import { fetchToken } from '../support/token.js';
 import { verify, type Check } from './verify.js';
 import {
-  ASSETS, EXTERNAL_ACCOUNT, INCOME, KINDS, LEDGER_IK, LIABILITIES, LINK_IK, LINKED, PRODUCT, runClient,
-  type Api, type ClientStats, type Kind, type OpRecord,
+  ASSETS,
+  EXTERNAL_ACCOUNT,
+  INCOME,
+  KINDS,
+  LEDGER_IK,
+  LIABILITIES,
+  LINK_IK,
+  LINKED,
+  PRODUCT,
+  runClient,
+  type Api,
+  type ClientStats,
+  type Kind,
+  type OpRecord,
 } from './workload.js';
 
 // The crash suite: a real Tally process on a durable PostgreSQL (fsync and synchronous commit on),
@@ -47,7 +59,17 @@ export type CrashReport = {
   recoveries: Recovery[];
   recoveryMs: { max: number | null; median: number | null; postgres: number | null };
   unexpectedServerExits: string[];
-  operations: Record<Kind, { attempted: number; acknowledged: number; refused: number; unresolved: number; acknowledgedOnReplay: number; attempts: number }>;
+  operations: Record<
+    Kind,
+    {
+      attempted: number;
+      acknowledged: number;
+      refused: number;
+      unresolved: number;
+      acknowledgedOnReplay: number;
+      attempts: number;
+    }
+  >;
   writes: { ledgerEntries: number; reconciled: number; invoices: number; billingTransactions: number };
   retries: Record<string, number>;
   /** The first answer body seen for each retried reason that had one. */
@@ -68,7 +90,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** /readyz answers 200: the server is up and reaches its database. */
 async function ready(baseUrl: string): Promise<boolean> {
   try {
-    const response = await fetch(`${baseUrl}/readyz`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(2000) });
+    const response = await fetch(`${baseUrl}/readyz`, {
+      headers: { connection: 'close' },
+      signal: AbortSignal.timeout(2000),
+    });
     await response.arrayBuffer();
     return response.status === 200;
   } catch {
@@ -86,7 +111,11 @@ class ServerUnderTest {
   private killing = false;
   private tail = '';
 
-  constructor(private readonly env: Record<string, string>, readonly port: number, private readonly log: (m: string) => void) {}
+  constructor(
+    private readonly env: Record<string, string>,
+    readonly port: number,
+    private readonly log: (m: string) => void,
+  ) {}
 
   get baseUrl() {
     return `http://127.0.0.1:${this.port}`;
@@ -108,7 +137,9 @@ class ServerUnderTest {
         await sleep(50);
       }
       if (child.exitCode === null && child.signalCode === null) return { ms: null, attempts: attempt };
-      this.log(`server generation ${this.generation} exited during start (${child.exitCode ?? child.signalCode}): ${this.tail.slice(-500)}`);
+      this.log(
+        `server generation ${this.generation} exited during start (${child.exitCode ?? child.signalCode}): ${this.tail.slice(-500)}`,
+      );
     }
     return { ms: null, attempts: 5 };
   }
@@ -137,7 +168,9 @@ class ServerUnderTest {
     child.stderr!.on('data', scan);
     child.once('exit', (code, signal) => {
       if (!this.killing && child === this.child) {
-        this.unexpectedExits.push(`generation ${generation} exited by itself (${signal ?? `code ${code}`}): ${this.tail.slice(-600)}`);
+        this.unexpectedExits.push(
+          `generation ${generation} exited by itself (${signal ?? `code ${code}`}): ${this.tail.slice(-600)}`,
+        );
       }
     });
   }
@@ -168,7 +201,12 @@ function killPostgres(dataDir: string): number[] {
   const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   let children: number[] = [];
   try {
-    children = fs.readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    children = fs
+      .readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     // no /proc: the postmaster alone; its children notice and exit
   }
@@ -186,11 +224,12 @@ function killPostgres(dataDir: string): number[] {
 
 async function graphqlSetup(api: Api, query: string, variables: Record<string, unknown> = {}) {
   const response = await fetch(`${api.baseUrl}/graphql`, {
-    method: 'POST', headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ query, variables }),
   });
   const body = (await response.json()) as { data?: any; errors?: unknown[] };
-  const answer = body.data && Object.values(body.data)[0] as { __typename?: string } | undefined;
+  const answer = body.data && (Object.values(body.data)[0] as { __typename?: string } | undefined);
   if (!answer?.__typename?.endsWith('Result')) throw new Error(`crash setup failed: ${JSON.stringify(body)}`);
   return answer;
 }
@@ -199,21 +238,42 @@ async function graphqlSetup(api: Api, query: string, variables: Record<string, u
 async function seedWorld(api: Api) {
   const strong = '{ ownBalanceUpdates: strong, totalBalanceUpdates: strong }';
   await graphqlSetup(api, `mutation { createLedger(ik: "${LEDGER_IK}", ledger: { name: "Crash" }) { __typename } }`);
-  const link = await graphqlSetup(api, `mutation { createCustomLink(ik: "${LINK_IK}", name: "Crash bank") { __typename ... on CreateCustomLinkResult { link { id } } } }`);
+  const link = await graphqlSetup(
+    api,
+    `mutation { createCustomLink(ik: "${LINK_IK}", name: "Crash bank") { __typename ... on CreateCustomLinkResult { link { id } } } }`,
+  );
   const linkId: string = link.link.id;
-  const accounts = await graphqlSetup(api, `mutation($link: ID!) { syncCustomAccounts(link: { id: $link }, accounts: [{ externalId: "${EXTERNAL_ACCOUNT}", name: "Operating" }]) {
-    __typename ... on SyncCustomAccountsResult { accounts { id } } } }`, { link: linkId });
+  const accounts = await graphqlSetup(
+    api,
+    `mutation($link: ID!) { syncCustomAccounts(link: { id: $link }, accounts: [{ externalId: "${EXTERNAL_ACCOUNT}", name: "Operating" }]) {
+    __typename ... on SyncCustomAccountsResult { accounts { id } } } }`,
+    { link: linkId },
+  );
   const externalAccountId: string = accounts.accounts[0].id;
-  const plain = [...ASSETS.map((ik, i) => ({ ik, type: 'asset', strong: i < 2 })), ...LIABILITIES.map((ik, i) => ({ ik, type: 'liability', strong: i < 2 }))];
-  await graphqlSetup(api, `mutation($link: ID!) { createLedgerAccounts(ledger: { ik: "${LEDGER_IK}" }, ledgerAccounts: [
+  const plain = [
+    ...ASSETS.map((ik, i) => ({ ik, type: 'asset', strong: i < 2 })),
+    ...LIABILITIES.map((ik, i) => ({ ik, type: 'liability', strong: i < 2 })),
+  ];
+  await graphqlSetup(
+    api,
+    `mutation($link: ID!) { createLedgerAccounts(ledger: { ik: "${LEDGER_IK}" }, ledgerAccounts: [
     ${plain.map((a) => `{ ik: "${a.ik}", name: "${a.ik}", type: ${a.type}${a.strong ? `, consistencyConfig: ${strong}` : ''} }`).join(',\n')},
     { ik: "${LINKED}", name: "Bank", type: asset, linkedAccount: { linkId: $link, externalId: "${EXTERNAL_ACCOUNT}" } },
-    { ik: "${INCOME}", name: "Sales", type: income }]) { __typename ... on BadRequestError { code message } } }`, { link: linkId });
+    { ik: "${INCOME}", name: "Sales", type: income }]) { __typename ... on BadRequestError { code message } } }`,
+    { link: linkId },
+  );
   const product = await fetch(`${api.baseUrl}/billing/products`, {
-    method: 'POST', headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ code: PRODUCT, description: 'Crash goods', paid_by_roles: [{ name: 'buyer' }], paid_to_roles: [{ name: 'seller' }] }),
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      code: PRODUCT,
+      description: 'Crash goods',
+      paid_by_roles: [{ name: 'buyer' }],
+      paid_to_roles: [{ name: 'seller' }],
+    }),
   });
-  if (product.status !== 201) throw new Error(`crash setup: product answered ${product.status} ${await product.text()}`);
+  if (product.status !== 201)
+    throw new Error(`crash setup: product answered ${product.status} ${await product.text()}`);
   return { linkId, externalAccountId };
 }
 
@@ -240,17 +300,34 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
   process.once('exit', onExit);
   try {
     // Durable: fsync, synchronous_commit and full_page_writes at PostgreSQL's defaults (on).
-    postgres = await startEmbeddedPostgres({ dataDir: '', ephemeral: true, fast: false, log: (m) => { postgresLog.push(m); log(`postgres: ${m}`); } });
+    postgres = await startEmbeddedPostgres({
+      dataDir: '',
+      ephemeral: true,
+      fast: false,
+      log: (m) => {
+        postgresLog.push(m);
+        log(`postgres: ${m}`);
+      },
+    });
     const databaseUrl = await ensureDatabase(postgres.url, 'tally');
     sql = connect(databaseUrl, { max: 2 });
-    const [settings] = await sql<{ fsync: string; synchronousCommit: string; fullPageWrites: string; version: string }[]>`
+    const [settings] = await sql<
+      { fsync: string; synchronousCommit: string; fullPageWrites: string; version: string }[]
+    >`
       select current_setting('fsync') as fsync, current_setting('synchronous_commit') as "synchronousCommit",
              current_setting('full_page_writes') as "fullPageWrites", current_setting('server_version') as version`;
 
-    server = new ServerUnderTest({
-      DATABASE_URL: databaseUrl, BOOTSTRAP_CLIENT_ID: 'crash', BOOTSTRAP_CLIENT_SECRET: 'crash-secret',
-      DATABASE_CONNECT_TIMEOUT_SECONDS: '2', LOG_LEVEL: 'warn',
-    }, await freePort(), log);
+    server = new ServerUnderTest(
+      {
+        DATABASE_URL: databaseUrl,
+        BOOTSTRAP_CLIENT_ID: 'crash',
+        BOOTSTRAP_CLIENT_SECRET: 'crash-secret',
+        DATABASE_CONNECT_TIMEOUT_SECONDS: '2',
+        LOG_LEVEL: 'warn',
+      },
+      await freePort(),
+      log,
+    );
     const first = await server.start(60_000);
     if (first.ms === null) throw new Error('the server did not become ready');
     const api: Api = { baseUrl: server.baseUrl, token: await fetchToken(server.baseUrl, 'crash', 'crash-secret') };
@@ -262,10 +339,18 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
     const chaosEnd = chaosStart + options.seconds * 1000;
     const deadline = chaosEnd + drainMs;
     const stats: ClientStats = { retries: {} };
-    const clients = Array.from({ length: options.clients }, (_, client) => runClient({
-      api, client, seed: options.seed, linkId: world.linkId, externalAccountId: world.externalAccountId,
-      startMore: () => Date.now() < chaosEnd, deadline, stats,
-    }));
+    const clients = Array.from({ length: options.clients }, (_, client) =>
+      runClient({
+        api,
+        client,
+        seed: options.seed,
+        linkId: world.linkId,
+        externalAccountId: world.externalAccountId,
+        startMore: () => Date.now() < chaosEnd,
+        deadline,
+        stats,
+      }),
+    );
 
     const schedule = seeded((options.seed ^ 0x5eed_c0de) >>> 0);
     const pgKillAt = chaosStart + options.seconds * 1000 * (0.35 + 0.3 * schedule.next());
@@ -277,7 +362,12 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
         if (!live.alive()) {
           // It died by itself: that is a finding (recorded by the exit handler); start it again.
           const restart = await live.start(options.recoveryLimitMs);
-          recoveries.push({ at: Date.now() - chaosStart, kind: 'server', ms: restart.ms, startAttempts: restart.attempts });
+          recoveries.push({
+            at: Date.now() - chaosStart,
+            kind: 'server',
+            ms: restart.ms,
+            startAttempts: restart.attempts,
+          });
         }
         await sleep(100);
       }
@@ -296,8 +386,9 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
         log(`killed PostgreSQL (${pids.length} processes) at ${at - chaosStart} ms`);
         let ms: number | null = null;
         while (Date.now() - at < options.recoveryLimitMs * 4) {
-          const restarted = postgresLog.filter((m) => m.includes('embedded PostgreSQL restarted')).length > restartedBefore;
-          if (restarted && await ready(live.baseUrl)) {
+          const restarted =
+            postgresLog.filter((m) => m.includes('embedded PostgreSQL restarted')).length > restartedBefore;
+          if (restarted && (await ready(live.baseUrl))) {
             ms = Date.now() - at;
             break;
           }
@@ -342,24 +433,31 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
     const finalShutdownExitCode = await live.stop('SIGTERM');
 
     // ---- The report ----
-    const operations = Object.fromEntries(KINDS.map((kind) => {
-      const of = records.filter((r) => r.op.kind === kind);
-      return [kind, {
-        attempted: of.length,
-        acknowledged: of.filter((r) => r.status === 'acknowledged').length,
-        refused: of.filter((r) => r.status === 'refused').length,
-        unresolved: of.filter((r) => r.status === 'unresolved').length,
-        acknowledgedOnReplay: of.filter((r) => r.status === 'acknowledged' && r.replayed).length,
-        attempts: of.reduce((sum, r) => sum + r.attempts, 0),
-      }];
-    })) as CrashReport['operations'];
+    const operations = Object.fromEntries(
+      KINDS.map((kind) => {
+        const of = records.filter((r) => r.op.kind === kind);
+        return [
+          kind,
+          {
+            attempted: of.length,
+            acknowledged: of.filter((r) => r.status === 'acknowledged').length,
+            refused: of.filter((r) => r.status === 'refused').length,
+            unresolved: of.filter((r) => r.status === 'unresolved').length,
+            acknowledgedOnReplay: of.filter((r) => r.status === 'acknowledged' && r.replayed).length,
+            attempts: of.reduce((sum, r) => sum + r.attempts, 0),
+          },
+        ];
+      }),
+    ) as CrashReport['operations'];
     const serverRecoveries = recoveries.filter((r) => r.kind === 'server' && r.ms !== null).map((r) => r.ms!);
     const pgRecovery = recoveries.find((r) => r.kind === 'postgres')?.ms ?? null;
     const describe = (r: OpRecord) => `client ${r.client} ${r.op.kind} ${keyOf(r)}`;
     const refusals = records.filter((r) => r.status === 'refused').map((r) => `${describe(r)}: ${r.refusal}`);
     const unresolved = records.filter((r) => r.status === 'unresolved').map(describe);
     const minServerKills = Math.max(1, Math.floor(options.seconds / 12));
-    const internalErrors = Object.entries(stats.retries).filter(([reason]) => /internal_error|^(graphql )?500\b/.test(reason));
+    const internalErrors = Object.entries(stats.retries).filter(([reason]) =>
+      /internal_error|^(graphql )?500\b/.test(reason),
+    );
 
     const checks: Check[] = [
       {
@@ -373,10 +471,14 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
       {
         id: 'recovery',
         name: `the server ready (/readyz 200) within ${options.recoveryLimitMs} ms of every kill, and never dying by itself`,
-        pass: recoveries.every((r) => r.ms !== null && r.ms <= options.recoveryLimitMs) && live.unexpectedExits.length === 0,
+        pass:
+          recoveries.every((r) => r.ms !== null && r.ms <= options.recoveryLimitMs) &&
+          live.unexpectedExits.length === 0,
         detail: `${recoveries.length} recoveries: max ${Math.max(0, ...recoveries.map((r) => r.ms ?? Infinity))} ms`,
         problems: [
-          ...recoveries.filter((r) => r.ms === null || r.ms > options.recoveryLimitMs).map((r) => `${r.kind} kill at ${r.at} ms: ready after ${r.ms ?? 'never'} ms`),
+          ...recoveries
+            .filter((r) => r.ms === null || r.ms > options.recoveryLimitMs)
+            .map((r) => `${r.kind} kill at ${r.at} ms: ready after ${r.ms ?? 'never'} ms`),
           ...live.unexpectedExits,
         ],
       },
@@ -391,7 +493,8 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
         id: 'typed-failures',
         name: 'no internal error answered (every failure typed: 503 service_unavailable, transport errors while down)',
         pass: internalErrors.length === 0,
-        detail: internalErrors.length === 0 ? 'none' : internalErrors.map(([reason, n]) => `${reason}: ${n}`).join(', '),
+        detail:
+          internalErrors.length === 0 ? 'none' : internalErrors.map(([reason, n]) => `${reason}: ${n}`).join(', '),
         problems: internalErrors.map(([reason, n]) => `${reason}: ${n}`),
       },
       {
@@ -404,17 +507,30 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
     ];
 
     return {
-      options: { seconds: options.seconds, seed: options.seed, clients: options.clients, killEveryMs: options.killEveryMs, recoveryLimitMs: options.recoveryLimitMs, drainMs },
+      options: {
+        seconds: options.seconds,
+        seed: options.seed,
+        clients: options.clients,
+        killEveryMs: options.killEveryMs,
+        recoveryLimitMs: options.recoveryLimitMs,
+        drainMs,
+      },
       startedAt: new Date(started).toISOString(),
       durationSeconds: Math.round((Date.now() - started) / 100) / 10,
       postgres: settings,
       kills,
       recoveries,
-      recoveryMs: { max: serverRecoveries.length ? Math.max(...serverRecoveries) : null, median: median(serverRecoveries), postgres: pgRecovery },
+      recoveryMs: {
+        max: serverRecoveries.length ? Math.max(...serverRecoveries) : null,
+        median: median(serverRecoveries),
+        postgres: pgRecovery,
+      },
       unexpectedServerExits: live.unexpectedExits,
       operations,
       writes: {
-        ledgerEntries: records.filter((r) => r.status === 'acknowledged').reduce((n, r) => n + (r.op.kind === 'entry' ? 1 : r.op.kind === 'batch' ? r.op.entries.length : 0), 0),
+        ledgerEntries: records
+          .filter((r) => r.status === 'acknowledged')
+          .reduce((n, r) => n + (r.op.kind === 'entry' ? 1 : r.op.kind === 'batch' ? r.op.entries.length : 0), 0),
         reconciled: operations.reconcile.acknowledged,
         invoices: operations.invoice.acknowledged,
         billingTransactions: operations.transaction.acknowledged,
@@ -442,15 +558,21 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
 function keyOf(record: OpRecord): string {
   const { op } = record;
   switch (op.kind) {
-    case 'entry': return op.entry.ik;
-    case 'batch': return op.entries.map((e) => e.ik).join('+');
-    case 'reconcile': return op.txExternalId;
-    case 'invoice': return op.invoiceId;
-    case 'transaction': return op.externalId;
+    case 'entry':
+      return op.entry.ik;
+    case 'batch':
+      return op.entries.map((e) => e.ik).join('+');
+    case 'reconcile':
+      return op.txExternalId;
+    case 'invoice':
+      return op.invoiceId;
+    case 'transaction':
+      return op.externalId;
   }
 }
 
-const sample = (body: string | undefined) => (body === undefined ? '' : `\`${body.replace(/[`|]/g, "'").slice(0, 160)}\``);
+const sample = (body: string | undefined) =>
+  body === undefined ? '' : `\`${body.replace(/[`|]/g, "'").slice(0, 160)}\``;
 
 /** The report as Markdown, for bench/results/crash.md. */
 export function crashMarkdown(report: CrashReport): string {
@@ -459,43 +581,76 @@ export function crashMarkdown(report: CrashReport): string {
     const s = report.operations[kind];
     return `| ${kind} | ${s.attempted} | ${s.acknowledged} | ${s.acknowledgedOnReplay} | ${s.refused} | ${s.unresolved} | ${s.attempts} |`;
   });
-  const totals = KINDS.reduce((t, kind) => {
-    const s = report.operations[kind];
-    return { attempted: t.attempted + s.attempted, acknowledged: t.acknowledged + s.acknowledged, replay: t.replay + s.acknowledgedOnReplay,
-      refused: t.refused + s.refused, unresolved: t.unresolved + s.unresolved, attempts: t.attempts + s.attempts };
-  }, { attempted: 0, acknowledged: 0, replay: 0, refused: 0, unresolved: 0, attempts: 0 });
+  const totals = KINDS.reduce(
+    (t, kind) => {
+      const s = report.operations[kind];
+      return {
+        attempted: t.attempted + s.attempted,
+        acknowledged: t.acknowledged + s.acknowledged,
+        replay: t.replay + s.acknowledgedOnReplay,
+        refused: t.refused + s.refused,
+        unresolved: t.unresolved + s.unresolved,
+        attempts: t.attempts + s.attempts,
+      };
+    },
+    { attempted: 0, acknowledged: 0, replay: 0, refused: 0, unresolved: 0, attempts: 0 },
+  );
   const retries = Object.entries(report.retries);
   return [
-    '# Crash run (`make test-crash`)', '',
+    '# Crash run (`make test-crash`)',
+    '',
     `Run ${report.startedAt}: ${o.seconds} s of chaos, ${o.clients} clients, seed ${o.seed}, a server kill every ${o.killEveryMs} ms on average ` +
-    `(0.5x to 1.5x), ${report.durationSeconds} s in all. PostgreSQL ${report.postgres.version} with fsync=${report.postgres.fsync}, ` +
-    `synchronous_commit=${report.postgres.synchronousCommit}, full_page_writes=${report.postgres.fullPageWrites}.`, '',
-    `${report.pass ? 'PASS' : 'FAIL'}: ${report.checks.filter((c) => c.pass).length} of ${report.checks.length} checks hold.`, '',
-    ...report.checks.flatMap((c) => [`- ${c.pass ? 'PASS' : 'FAIL'}: ${c.name} (${c.detail})`, ...c.problems.map((p) => `  - ${p}`)]), '',
-    '## Kills and recovery', '',
+      `(0.5x to 1.5x), ${report.durationSeconds} s in all. PostgreSQL ${report.postgres.version} with fsync=${report.postgres.fsync}, ` +
+      `synchronous_commit=${report.postgres.synchronousCommit}, full_page_writes=${report.postgres.fullPageWrites}.`,
+    '',
+    `${report.pass ? 'PASS' : 'FAIL'}: ${report.checks.filter((c) => c.pass).length} of ${report.checks.length} checks hold.`,
+    '',
+    ...report.checks.flatMap((c) => [
+      `- ${c.pass ? 'PASS' : 'FAIL'}: ${c.name} (${c.detail})`,
+      ...c.problems.map((p) => `  - ${p}`),
+    ]),
+    '',
+    '## Kills and recovery',
+    '',
     `Server killed with SIGKILL ${report.kills.server} times and started again on the same port; PostgreSQL killed ${report.kills.postgres} time(s) ` +
-    '(SIGKILL to the postmaster and every backend at once; restarted by its supervisor, crash recovery from the WAL).', '',
+      '(SIGKILL to the postmaster and every backend at once; restarted by its supervisor, crash recovery from the WAL).',
+    '',
     `Server kill to /readyz 200 of the new process: median ${report.recoveryMs.median} ms, max ${report.recoveryMs.max} ms. ` +
-    `PostgreSQL kill to /readyz 200 (same server process): ${report.recoveryMs.postgres} ms. Unexpected server exits: ${report.unexpectedServerExits.length}.`, '',
-    '| At (ms into the chaos) | Killed | Ready again after (ms) |', '|---:|---|---:|',
-    ...report.recoveries.map((r) => `| ${r.at} | ${r.kind} | ${r.ms ?? 'never'} |`), '',
-    '## Writes', '',
+      `PostgreSQL kill to /readyz 200 (same server process): ${report.recoveryMs.postgres} ms. Unexpected server exits: ${report.unexpectedServerExits.length}.`,
+    '',
+    '| At (ms into the chaos) | Killed | Ready again after (ms) |',
+    '|---:|---|---:|',
+    ...report.recoveries.map((r) => `| ${r.at} | ${r.kind} | ${r.ms ?? 'never'} |`),
+    '',
+    '## Writes',
+    '',
     'Each write is sent again with the same idempotency key and body (ledger `ik`, reconciled transaction, invoice id, ' +
-    'transaction `external_id`) after a transport error, a 5xx, a 429 or a `retryable` error, until the answer is definite. ' +
-    '"On replay": the definite answer said the server already had the write (an earlier attempt committed, its answer lost).', '',
-    '| Kind | Attempted | Acknowledged | On replay | Refused | Unresolved | Requests |', '|---|---:|---:|---:|---:|---:|---:|',
+      'transaction `external_id`) after a transport error, a 5xx, a 429 or a `retryable` error, until the answer is definite. ' +
+      '"On replay": the definite answer said the server already had the write (an earlier attempt committed, its answer lost).',
+    '',
+    '| Kind | Attempted | Acknowledged | On replay | Refused | Unresolved | Requests |',
+    '|---|---:|---:|---:|---:|---:|---:|',
     ...opRows,
-    `| all | ${totals.attempted} | ${totals.acknowledged} | ${totals.replay} | ${totals.refused} | ${totals.unresolved} | ${totals.attempts} |`, '',
+    `| all | ${totals.attempted} | ${totals.acknowledged} | ${totals.replay} | ${totals.refused} | ${totals.unresolved} | ${totals.attempts} |`,
+    '',
     `Acknowledged: ${report.writes.ledgerEntries} ledger entries (single and batched), ${report.writes.reconciled} reconciliations, ` +
-    `${report.writes.invoices} invoices, ${report.writes.billingTransactions} billing transactions. In the database: ` +
-    `${report.counts.entriesInLedger} entries, ${report.counts.externalTxs} bank-feed transactions, ${report.counts.invoices} invoices, ` +
-    `${report.counts.billingTransactions} billing transactions.`, '',
-    '| Retried after | Times | First answer body |', '|---|---:|---|',
-    ...(retries.length ? retries.map(([reason, n]) => `| ${reason} | ${n} | ${sample(report.retrySamples[reason])} |`) : ['| (none) | 0 | |']), '',
+      `${report.writes.invoices} invoices, ${report.writes.billingTransactions} billing transactions. In the database: ` +
+      `${report.counts.entriesInLedger} entries, ${report.counts.externalTxs} bank-feed transactions, ${report.counts.invoices} invoices, ` +
+      `${report.counts.billingTransactions} billing transactions.`,
+    '',
+    '| Retried after | Times | First answer body |',
+    '|---|---:|---|',
+    ...(retries.length
+      ? retries.map(([reason, n]) => `| ${reason} | ${n} | ${sample(report.retrySamples[reason])} |`)
+      : ['| (none) | 0 | |']),
+    '',
     `Server log lines at error level (all generations): ${report.serverErrorLines.count}.`,
-    ...report.serverErrorLines.samples.slice(0, 5).map((line) => `- \`${line.replace(/`/g, "'")}\``), '',
-    `Invariant checker: \`${report.adminCheckOutput}\`.`, '',
-    'The seed fixes every client\'s sequence of writes (kinds, keys, accounts, amounts) and the pauses between kills; ' +
-    'where each kill lands among the writes depends on timing, so two runs with one seed write the same prefixes, not the same counts.', '',
+    ...report.serverErrorLines.samples.slice(0, 5).map((line) => `- \`${line.replace(/`/g, "'")}\``),
+    '',
+    `Invariant checker: \`${report.adminCheckOutput}\`.`,
+    '',
+    "The seed fixes every client's sequence of writes (kinds, keys, accounts, amounts) and the pauses between kills; " +
+      'where each kill lands among the writes depends on timing, so two runs with one seed write the same prefixes, not the same counts.',
+    '',
   ].join('\n');
 }

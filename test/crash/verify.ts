@@ -2,8 +2,16 @@ import type { Sql } from '../../src/db/sql.js';
 import { checkLedgerInvariants } from '../../src/db/ledgerChecks.js';
 import { admin } from '../support/tallyProcess.js';
 import {
-  ASSETS, BILLING_ACCOUNTS, INCOME, LEDGER_IK, LIABILITIES, LINKED, entriesOf,
-  type Api, type EntryWrite, type OpRecord,
+  ASSETS,
+  BILLING_ACCOUNTS,
+  INCOME,
+  LEDGER_IK,
+  LIABILITIES,
+  LINKED,
+  entriesOf,
+  type Api,
+  type EntryWrite,
+  type OpRecord,
 } from './workload.js';
 
 // What the crash run must leave behind, read from the database directly and through the API:
@@ -25,7 +33,10 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[
 }
 
 const linesKey = (lines: { path: string; amount: bigint | string }[]) =>
-  lines.map((line) => `${line.path} ${line.amount.toString()}`).sort().join(', ');
+  lines
+    .map((line) => `${line.path} ${line.amount.toString()}`)
+    .sort()
+    .join(', ');
 
 /** Expected state: what acknowledged writes put in, and the keys of writes that must not be there. */
 function expectations(records: OpRecord[]) {
@@ -36,7 +47,10 @@ function expectations(records: OpRecord[]) {
   const syncedTxs = new Map<string, bigint>();
   const openTxs = new Set<string>(); // synced or maybe synced, not reconciled for sure
   const invoices = new Map<string, { amount: bigint; user: string }>();
-  const transactions = new Map<string, { account: string; amount: bigint; allocation?: { invoiceId: string; amount: bigint } }>();
+  const transactions = new Map<
+    string,
+    { account: string; amount: bigint; allocation?: { invoiceId: string; amount: bigint } }
+  >();
   const refusedKeys = new Set<string>(); // billing and external-tx keys that must be absent
   const unresolvedKeys = new Set<string>(); // may or may not be present
   for (const record of records) {
@@ -63,12 +77,26 @@ function expectations(records: OpRecord[]) {
       else (record.status === 'refused' ? refusedKeys : unresolvedKeys).add(`invoice ${op.invoiceId}`);
     } else {
       if (record.status === 'acknowledged') {
-        transactions.set(op.externalId, { account: op.account, amount: op.amount,
-          allocation: op.allocation && { invoiceId: op.allocation.invoiceId, amount: op.allocation.amount } });
+        transactions.set(op.externalId, {
+          account: op.account,
+          amount: op.amount,
+          allocation: op.allocation && { invoiceId: op.allocation.invoiceId, amount: op.allocation.amount },
+        });
       } else (record.status === 'refused' ? refusedKeys : unresolvedKeys).add(`transaction ${op.externalId}`);
     }
   }
-  return { entries, refusedIks, unresolvedIks, reconciledTxs, syncedTxs, openTxs, invoices, transactions, refusedKeys, unresolvedKeys };
+  return {
+    entries,
+    refusedIks,
+    unresolvedIks,
+    reconciledTxs,
+    syncedTxs,
+    openTxs,
+    invoices,
+    transactions,
+    refusedKeys,
+    unresolvedKeys,
+  };
 }
 
 export type VerifyInput = { sql: Sql; api: Api; databaseUrl: string; records: OpRecord[] };
@@ -99,8 +127,14 @@ export async function verify({ sql, api, databaseUrl, records }: VerifyInput): P
       missingOrWrong.push(`${ik}: lines ${JSON.stringify(found[0].lines)}, sent ${linesKey(entry.lines)}`);
     }
   }
-  checks.push(check('entries', 'every acknowledged ledger entry present exactly once, with the lines sent', missingOrWrong,
-    `${expected.entries.size} acknowledged entries (single, batched and reconciling)`));
+  checks.push(
+    check(
+      'entries',
+      'every acknowledged ledger entry present exactly once, with the lines sent',
+      missingOrWrong,
+      `${expected.entries.size} acknowledged entries (single, batched and reconciling)`,
+    ),
+  );
 
   const extra: string[] = [];
   let unresolvedPresent = 0;
@@ -110,11 +144,20 @@ export async function verify({ sql, api, databaseUrl, records }: VerifyInput): P
       unresolvedPresent++;
       continue;
     }
-    const why = expected.refusedIks.has(row.ik) || (row.tx && expected.refusedKeys.has(`reconcile ${row.tx}`)) ? 'refused' : 'never sent';
+    const why =
+      expected.refusedIks.has(row.ik) || (row.tx && expected.refusedKeys.has(`reconcile ${row.tx}`))
+        ? 'refused'
+        : 'never sent';
     extra.push(`${row.ik}${row.tx ? ` (reconciles ${row.tx})` : ''}: present, ${why}`);
   }
-  checks.push(check('no-extra-entries', 'no ledger entry that no client sent, or that was refused', extra,
-    `${rows.length} entries in the ledger${unresolvedPresent ? `, ${unresolvedPresent} of unresolved writes` : ''}`));
+  checks.push(
+    check(
+      'no-extra-entries',
+      'no ledger entry that no client sent, or that was refused',
+      extra,
+      `${rows.length} entries in the ledger${unresolvedPresent ? `, ${unresolvedPresent} of unresolved writes` : ''}`,
+    ),
+  );
 
   // ---- Synced external transactions and their reconciliation ----
   const externalTxs = await sql<{ externalId: string; amount: string; live: boolean; reconciliations: number }[]>`
@@ -127,17 +170,29 @@ export async function verify({ sql, api, databaseUrl, records }: VerifyInput): P
     const found = txsById.get(externalId) ?? [];
     const reconciled = expected.reconciledTxs.has(externalId);
     if (found.length !== 1 || !found[0].live) txProblems.push(`${externalId}: ${found.length} rows`);
-    else if (found[0].amount !== amount.toString()) txProblems.push(`${externalId}: amount ${found[0].amount}, sent ${amount}`);
-    else if (reconciled && found[0].reconciliations !== 1) txProblems.push(`${externalId}: reconciled ${found[0].reconciliations} times, acknowledged once`);
-    else if (!reconciled && !expected.openTxs.has(externalId) && found[0].reconciliations !== 0) txProblems.push(`${externalId}: reconciled, never acknowledged`);
-    else if (expected.refusedKeys.has(`reconcile ${externalId}`) && found[0].reconciliations !== 0) txProblems.push(`${externalId}: reconciled, refused`);
+    else if (found[0].amount !== amount.toString())
+      txProblems.push(`${externalId}: amount ${found[0].amount}, sent ${amount}`);
+    else if (reconciled && found[0].reconciliations !== 1)
+      txProblems.push(`${externalId}: reconciled ${found[0].reconciliations} times, acknowledged once`);
+    else if (!reconciled && !expected.openTxs.has(externalId) && found[0].reconciliations !== 0)
+      txProblems.push(`${externalId}: reconciled, never acknowledged`);
+    else if (expected.refusedKeys.has(`reconcile ${externalId}`) && found[0].reconciliations !== 0)
+      txProblems.push(`${externalId}: reconciled, refused`);
   }
   for (const [externalId] of txsById) {
     if (expected.syncedTxs.has(externalId) || expected.unresolvedKeys.has(`ext-tx ${externalId}`)) continue;
-    txProblems.push(`${externalId}: present, ${expected.refusedKeys.has(`ext-tx ${externalId}`) ? 'refused' : 'never sent'}`);
+    txProblems.push(
+      `${externalId}: present, ${expected.refusedKeys.has(`ext-tx ${externalId}`) ? 'refused' : 'never sent'}`,
+    );
   }
-  checks.push(check('bank-feed', 'every acknowledged bank-feed transaction synced once and reconciled once; no other', txProblems,
-    `${expected.syncedTxs.size} synced, ${expected.reconciledTxs.size} reconciled`));
+  checks.push(
+    check(
+      'bank-feed',
+      'every acknowledged bank-feed transaction synced once and reconciled once; no other',
+      txProblems,
+      `${expected.syncedTxs.size} synced, ${expected.reconciledTxs.size} reconciled`,
+    ),
+  );
 
   // ---- Billing: invoices and transactions with their allocations ----
   const invoiceRows = await sql<{ id: string; items: number; amount: string | null; user: string | null }[]>`
@@ -152,16 +207,29 @@ export async function verify({ sql, api, databaseUrl, records }: VerifyInput): P
     const row = invoicesById.get(id);
     if (!row) invoiceProblems.push(`${id}: missing`);
     else if (row.items !== 1 || row.amount !== invoice.amount.toString() || row.user !== invoice.user) {
-      invoiceProblems.push(`${id}: ${row.items} items of ${row.amount} for ${row.user}, sent 1 of ${invoice.amount} for ${invoice.user}`);
+      invoiceProblems.push(
+        `${id}: ${row.items} items of ${row.amount} for ${row.user}, sent 1 of ${invoice.amount} for ${invoice.user}`,
+      );
     }
   }
   for (const row of invoiceRows) {
     if (expected.invoices.has(row.id) || expected.unresolvedKeys.has(`invoice ${row.id}`)) continue;
-    invoiceProblems.push(`${row.id}: present, ${expected.refusedKeys.has(`invoice ${row.id}`) ? 'refused' : 'never sent'}`);
+    invoiceProblems.push(
+      `${row.id}: present, ${expected.refusedKeys.has(`invoice ${row.id}`) ? 'refused' : 'never sent'}`,
+    );
   }
-  checks.push(check('invoices', 'every acknowledged invoice present exactly once, as sent; no other', invoiceProblems, `${expected.invoices.size} acknowledged invoices`));
+  checks.push(
+    check(
+      'invoices',
+      'every acknowledged invoice present exactly once, as sent; no other',
+      invoiceProblems,
+      `${expected.invoices.size} acknowledged invoices`,
+    ),
+  );
 
-  const transactionRows = await sql<{ externalId: string; account: string; amount: string; allocated: string; allocations: string[] | null }[]>`
+  const transactionRows = await sql<
+    { externalId: string; account: string; amount: string; allocated: string; allocations: string[] | null }[]
+  >`
     select t.external_id as "externalId", a.external_id as account, t.amount::text as amount, t.allocated::text as allocated,
            (select array_agg(al.invoice_id || ' ' || al.amount::text order by al.position) from allocations al
             where al.workspace_id = t.workspace_id and al.transaction_id = t.id) as allocations
@@ -172,20 +240,35 @@ export async function verify({ sql, api, databaseUrl, records }: VerifyInput): P
     const found = transactionsById.get(externalId) ?? [];
     const allocations = sent.allocation ? [`${sent.allocation.invoiceId} ${sent.allocation.amount}`] : [];
     if (found.length !== 1) transactionProblems.push(`${externalId}: ${found.length} rows`);
-    else if (found[0].account !== sent.account || found[0].amount !== sent.amount.toString()
-      || JSON.stringify(found[0].allocations ?? []) !== JSON.stringify(allocations)) {
-      transactionProblems.push(`${externalId}: ${JSON.stringify(found[0])}, sent ${sent.account} ${sent.amount} ${JSON.stringify(allocations)}`);
+    else if (
+      found[0].account !== sent.account ||
+      found[0].amount !== sent.amount.toString() ||
+      JSON.stringify(found[0].allocations ?? []) !== JSON.stringify(allocations)
+    ) {
+      transactionProblems.push(
+        `${externalId}: ${JSON.stringify(found[0])}, sent ${sent.account} ${sent.amount} ${JSON.stringify(allocations)}`,
+      );
     }
   }
   for (const [externalId] of transactionsById) {
     if (expected.transactions.has(externalId) || expected.unresolvedKeys.has(`transaction ${externalId}`)) continue;
-    transactionProblems.push(`${externalId}: present, ${expected.refusedKeys.has(`transaction ${externalId}`) ? 'refused' : 'never sent'}`);
+    transactionProblems.push(
+      `${externalId}: present, ${expected.refusedKeys.has(`transaction ${externalId}`) ? 'refused' : 'never sent'}`,
+    );
   }
-  checks.push(check('billing-transactions', 'every acknowledged billing transaction present exactly once, with its allocation; no other', transactionProblems,
-    `${expected.transactions.size} acknowledged transactions, ${[...expected.transactions.values()].filter((t) => t.allocation).length} paying an invoice`));
+  checks.push(
+    check(
+      'billing-transactions',
+      'every acknowledged billing transaction present exactly once, with its allocation; no other',
+      transactionProblems,
+      `${expected.transactions.size} acknowledged transactions, ${[...expected.transactions.values()].filter((t) => t.allocation).length} paying an invoice`,
+    ),
+  );
 
   // ---- Balances ----
-  const expectedBalances = new Map<string, bigint>([...ASSETS, ...LIABILITIES, LINKED, INCOME].map((path) => [path, 0n]));
+  const expectedBalances = new Map<string, bigint>(
+    [...ASSETS, ...LIABILITIES, LINKED, INCOME].map((path) => [path, 0n]),
+  );
   for (const entry of expected.entries.values()) {
     for (const line of entry.lines) expectedBalances.set(line.path, expectedBalances.get(line.path)! + line.amount);
   }
@@ -203,14 +286,29 @@ export async function verify({ sql, api, databaseUrl, records }: VerifyInput): P
     const want = amount.toString();
     if (!row) balanceProblems.push(`${path}: no account`);
     else if ((row.stored ?? '0') !== want || (row.lines ?? '0') !== want || row.queued !== 0) {
-      balanceProblems.push(`${path}: stored ${row.stored ?? 0}, lines ${row.lines ?? 0}, ${row.queued} queued; acknowledged ${want}`);
+      balanceProblems.push(
+        `${path}: stored ${row.stored ?? 0}, lines ${row.lines ?? 0}, ${row.queued} queued; acknowledged ${want}`,
+      );
     }
     const read = await readBalance(api, path);
     if (read !== want) apiProblems.push(`${path}: API ownBalance ${read}, acknowledged ${want}`);
   }
-  checks.push(check('ledger-balances', 'ledger balances (stored, after the fold drained, and summed from lines) equal the acknowledged writes', balanceProblems,
-    `${expectedBalances.size} accounts, ${[...expectedBalances.values()].reduce((a, b) => a + b, 0n)} in total`));
-  checks.push(check('api-balances', 'ledger balances read through the API equal the acknowledged writes', apiProblems, `ownBalance of ${expectedBalances.size} accounts`));
+  checks.push(
+    check(
+      'ledger-balances',
+      'ledger balances (stored, after the fold drained, and summed from lines) equal the acknowledged writes',
+      balanceProblems,
+      `${expectedBalances.size} accounts, ${[...expectedBalances.values()].reduce((a, b) => a + b, 0n)} in total`,
+    ),
+  );
+  checks.push(
+    check(
+      'api-balances',
+      'ledger balances read through the API equal the acknowledged writes',
+      apiProblems,
+      `ownBalance of ${expectedBalances.size} accounts`,
+    ),
+  );
 
   const billingSums = await sql<{ account: string; total: string; count: number }[]>`
     select a.external_id as account, sum(t.amount)::text as total, count(*)::int as count
@@ -221,25 +319,45 @@ export async function verify({ sql, api, databaseUrl, records }: VerifyInput): P
     const want = sent.reduce((sum, t) => sum + t.amount, 0n).toString();
     const row = billingSums.find((r) => r.account === account);
     if ((row?.total ?? '0') !== want || (row?.count ?? 0) !== sent.length) {
-      billingProblems.push(`${account}: ${row?.count ?? 0} transactions summing to ${row?.total ?? 0}; acknowledged ${sent.length} summing to ${want}`);
+      billingProblems.push(
+        `${account}: ${row?.count ?? 0} transactions summing to ${row?.total ?? 0}; acknowledged ${sent.length} summing to ${want}`,
+      );
     }
   }
   const paid = new Map<string, bigint>();
-  for (const t of expected.transactions.values()) if (t.allocation) paid.set(t.allocation.invoiceId, (paid.get(t.allocation.invoiceId) ?? 0n) + t.allocation.amount);
+  for (const t of expected.transactions.values())
+    if (t.allocation) paid.set(t.allocation.invoiceId, (paid.get(t.allocation.invoiceId) ?? 0n) + t.allocation.amount);
   const invoiceIds = [...expected.invoices.keys()];
   for (let i = 0; i < invoiceIds.length; i += 8) {
-    await Promise.all(invoiceIds.slice(i, i + 8).map(async (id) => {
-      const response = await fetch(`${api.baseUrl}/billing/invoices/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${api.token}` } });
-      const body = (await response.json()) as { data?: { balances?: { currency: string; payins: { actual: string; expected: string } }[] } };
-      const usd = body.data?.balances?.find((b) => b.currency === 'USD');
-      const want = { actual: (paid.get(id) ?? 0n).toString(), expected: expected.invoices.get(id)!.amount.toString() };
-      if (response.status !== 200 || usd?.payins.actual !== want.actual || usd?.payins.expected !== want.expected) {
-        billingProblems.push(`${id}: ${response.status} payins ${JSON.stringify(usd?.payins)}, acknowledged ${JSON.stringify(want)}`);
-      }
-    }));
+    await Promise.all(
+      invoiceIds.slice(i, i + 8).map(async (id) => {
+        const response = await fetch(`${api.baseUrl}/billing/invoices/${encodeURIComponent(id)}`, {
+          headers: { authorization: `Bearer ${api.token}` },
+        });
+        const body = (await response.json()) as {
+          data?: { balances?: { currency: string; payins: { actual: string; expected: string } }[] };
+        };
+        const usd = body.data?.balances?.find((b) => b.currency === 'USD');
+        const want = {
+          actual: (paid.get(id) ?? 0n).toString(),
+          expected: expected.invoices.get(id)!.amount.toString(),
+        };
+        if (response.status !== 200 || usd?.payins.actual !== want.actual || usd?.payins.expected !== want.expected) {
+          billingProblems.push(
+            `${id}: ${response.status} payins ${JSON.stringify(usd?.payins)}, acknowledged ${JSON.stringify(want)}`,
+          );
+        }
+      }),
+    );
   }
-  checks.push(check('billing-balances', 'billing balances equal the acknowledged writes (per external account in the database, per invoice through the API)', billingProblems,
-    `${BILLING_ACCOUNTS.length} external accounts, ${invoiceIds.length} invoices (${paid.size} paid)`));
+  checks.push(
+    check(
+      'billing-balances',
+      'billing balances equal the acknowledged writes (per external account in the database, per invoice through the API)',
+      billingProblems,
+      `${BILLING_ACCOUNTS.length} external accounts, ${invoiceIds.length} invoices (${paid.size} paid)`,
+    ),
+  );
 
   // ---- The invariant checker, as `make admin ARGS=check` runs it ----
   const violations = await checkLedgerInvariants(sql);
@@ -254,15 +372,27 @@ export async function verify({ sql, api, databaseUrl, records }: VerifyInput): P
     adminCheckOutput = `exit ${failed.code}: ${(failed.stdout ?? '').trim()} ${(failed.stderr ?? '').trim()}`.trim();
     adminOk = false;
   }
-  checks.push(check('invariants', 'invariant checker clean (make admin ARGS=check)',
-    [...violations.map((v) => `${v.check}: ledger ${v.ledgerId}, ${v.subject}: ${v.detail}`), ...(adminOk ? [] : [`admin check: ${adminCheckOutput}`])],
-    adminCheckOutput));
+  checks.push(
+    check(
+      'invariants',
+      'invariant checker clean (make admin ARGS=check)',
+      [
+        ...violations.map((v) => `${v.check}: ledger ${v.ledgerId}, ${v.subject}: ${v.detail}`),
+        ...(adminOk ? [] : [`admin check: ${adminCheckOutput}`]),
+      ],
+      adminCheckOutput,
+    ),
+  );
 
   return {
     checks,
     adminCheckOutput,
     counts: {
-      entriesInLedger: rows.length, unresolvedPresent, externalTxs: externalTxs.length, invoices: invoiceRows.length, billingTransactions: transactionRows.length,
+      entriesInLedger: rows.length,
+      unresolvedPresent,
+      externalTxs: externalTxs.length,
+      invoices: invoiceRows.length,
+      billingTransactions: transactionRows.length,
     },
   };
 }
@@ -271,7 +401,8 @@ const BALANCE = `query crashBalance($path: String!) { ledgerAccount(ledgerAccoun
 
 async function readBalance(api: Api, path: string): Promise<string> {
   const response = await fetch(`${api.baseUrl}/graphql`, {
-    method: 'POST', headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ query: BALANCE, variables: { path } }),
   });
   const body = (await response.json()) as { data?: { ledgerAccount?: { ownBalance: string } }; errors?: unknown[] };

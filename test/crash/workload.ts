@@ -27,7 +27,14 @@ export type Op =
   | { kind: 'batch'; entries: EntryWrite[] }
   | { kind: 'reconcile'; txExternalId: string; amount: bigint; posted: string }
   | { kind: 'invoice'; invoiceId: string; user: string; amount: bigint }
-  | { kind: 'transaction'; externalId: string; account: string; amount: bigint; posted: string; allocation?: Allocation };
+  | {
+      kind: 'transaction';
+      externalId: string;
+      account: string;
+      amount: bigint;
+      posted: string;
+      allocation?: Allocation;
+    };
 export type Kind = Op['kind'];
 export const KINDS: readonly Kind[] = ['entry', 'batch', 'reconcile', 'invoice', 'transaction'];
 
@@ -48,7 +55,13 @@ export type OpRecord = {
 
 export type ClientStats = { retries: Record<string, number>; samples?: Record<string, string> };
 
-const WEIGHTS: [Kind, number][] = [['entry', 30], ['batch', 20], ['reconcile', 15], ['invoice', 15], ['transaction', 20]];
+const WEIGHTS: [Kind, number][] = [
+  ['entry', 30],
+  ['batch', 20],
+  ['reconcile', 15],
+  ['invoice', 15],
+  ['transaction', 20],
+];
 const BASE_TIME = Date.UTC(2026, 5, 1);
 
 /** The writes of one client, in order; the same seed and client give the same sequence. */
@@ -58,7 +71,10 @@ export function opSequence(seed: number, client: number) {
   const amount = () => BigInt(random.int(1, 100_000));
   const lines = (): Line[] => {
     const value = amount();
-    return [{ path: random.pick(ASSETS), amount: value }, { path: random.pick(LIABILITIES), amount: value }];
+    return [
+      { path: random.pick(ASSETS), amount: value },
+      { path: random.pick(LIABILITIES), amount: value },
+    ];
   };
   let n = 0;
   /** The client's latest invoice, acknowledged and not yet paid: the next transaction may pay it. */
@@ -74,7 +90,10 @@ export function opSequence(seed: number, client: number) {
         case 'entry':
           return { kind, entry: { ik: `e-${key}`, lines: lines() } };
         case 'batch':
-          return { kind, entries: Array.from({ length: random.int(2, 3) }, (_, i) => ({ ik: `b-${key}-${i}`, lines: lines() })) };
+          return {
+            kind,
+            entries: Array.from({ length: random.int(2, 3) }, (_, i) => ({ ik: `b-${key}-${i}`, lines: lines() })),
+          };
         case 'reconcile':
           return { kind, txExternalId: `r-${key}`, amount: amount(), posted };
         case 'invoice':
@@ -84,7 +103,14 @@ export function opSequence(seed: number, client: number) {
           const extra = BigInt(random.int(0, 100));
           const account = random.pick(BILLING_ACCOUNTS);
           if (pay) payable = undefined;
-          return { kind, externalId: `tx-${key}`, account, amount: (pay?.amount ?? amount()) + extra, posted, allocation: pay };
+          return {
+            kind,
+            externalId: `tx-${key}`,
+            account,
+            amount: (pay?.amount ?? amount()) + extra,
+            posted,
+            allocation: pay,
+          };
         }
       }
     },
@@ -99,7 +125,10 @@ export function opSequence(seed: number, client: number) {
 
 // ---- Answers -------------------------------------------------------------------------------
 
-type Answer = { type: 'ok'; data: any; replayed: boolean } | { type: 'retry'; reason: string; body?: string } | { type: 'refused'; reason: string };
+type Answer =
+  | { type: 'ok'; data: any; replayed: boolean }
+  | { type: 'retry'; reason: string; body?: string }
+  | { type: 'refused'; reason: string };
 
 type Reply = { status: number; body: any; raw: string } | { transport: string };
 
@@ -122,17 +151,19 @@ async function send(url: string, init: RequestInit): Promise<Reply> {
   }
 }
 
-const graphql = (api: Api, query: string, variables: Record<string, unknown>) => send(`${api.baseUrl}/graphql`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json', accept: 'application/json' },
-  body: JSON.stringify({ query, variables }),
-});
+const graphql = (api: Api, query: string, variables: Record<string, unknown>) =>
+  send(`${api.baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
 
-const rest = (api: Api, path: string, body: unknown) => send(`${api.baseUrl}/billing${path}`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
-  body: JSON.stringify(body),
-});
+const rest = (api: Api, path: string, body: unknown) =>
+  send(`${api.baseUrl}/billing${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 /** A mutation's answer: its result type is success; InternalError, 5xx and `retryable` are sent again. */
 function graphqlAnswer(reply: Reply, field: string): Answer {
@@ -144,12 +175,18 @@ function graphqlAnswer(reply: Reply, field: string): Answer {
     const code = extensions.code ?? (reply.body?.code ? `${reply.body.code} (REST-shaped body)` : 'no-code');
     const reason = `graphql ${reply.status} ${code}`;
     const body = reply.raw;
-    return reply.status >= 500 || extensions.retryable === true || reply.status === 429 ? { type: 'retry', reason, body } : { type: 'refused', reason: `${reason}: ${body}` };
+    return reply.status >= 500 || extensions.retryable === true || reply.status === 429
+      ? { type: 'retry', reason, body }
+      : { type: 'refused', reason: `${reason}: ${body}` };
   }
   const reason = `${result.__typename} ${result.code ?? ''}`.trim();
   if (String(result.__typename).endsWith('Result')) return { type: 'ok', data: result, replayed: replayOf(result) };
-  if (result.__typename === 'InternalError' || result.retryable === true) return { type: 'retry', reason, body: reply.raw };
-  return { type: 'refused', reason: `${reason}${result.errors ? ` ${JSON.stringify(result.errors)}` : ''}: ${result.message ?? ''}` };
+  if (result.__typename === 'InternalError' || result.retryable === true)
+    return { type: 'retry', reason, body: reply.raw };
+  return {
+    type: 'refused',
+    reason: `${reason}${result.errors ? ` ${JSON.stringify(result.errors)}` : ''}: ${result.message ?? ''}`,
+  };
 }
 
 function replayOf(result: any): boolean {
@@ -161,15 +198,18 @@ function replayOf(result: any): boolean {
 /** A billing create: 201 written, 200 a replay of what is stored; 5xx, 429 and `retryable` are sent again. */
 function restAnswer(reply: Reply): Answer {
   if ('transport' in reply) return { type: 'retry', reason: `transport ${reply.transport}` };
-  if (reply.status === 201 || reply.status === 200) return { type: 'ok', data: reply.body?.data, replayed: reply.status === 200 };
+  if (reply.status === 201 || reply.status === 200)
+    return { type: 'ok', data: reply.body?.data, replayed: reply.status === 200 };
   const reason = `${reply.status} ${reply.body?.code ?? 'no-code'}`;
-  if (reply.status >= 500 || reply.status === 429 || reply.body?.retryable === true) return { type: 'retry', reason, body: reply.raw };
+  if (reply.status >= 500 || reply.status === 429 || reply.body?.retryable === true)
+    return { type: 'retry', reason, body: reply.raw };
   return { type: 'refused', reason: `${reason}: ${reply.body?.message ?? ''}` };
 }
 
 // ---- Documents and bodies ------------------------------------------------------------------
 
-const ERROR_FIELDS = '... on Error { code message } ... on InternalError { retryable } ... on BadRequestError { retryable }';
+const ERROR_FIELDS =
+  '... on Error { code message } ... on InternalError { retryable } ... on BadRequestError { retryable }';
 const ADD_ENTRY = `mutation crashEntry($ik: SafeString!, $entry: LedgerEntryInput!) { addLedgerEntry(ik: $ik, entry: $entry) {
   __typename ... on AddLedgerEntryResult { isIkReplay entry { id ik } } ${ERROR_FIELDS} } }`;
 const ADD_ENTRIES = `mutation crashBatch($entries: [AddLedgerEntryInput!]!) { addLedgerEntries(entries: $entries) {
@@ -187,7 +227,15 @@ const entryInput = (lines: Line[]) => ({
 
 export const invoiceBody = (op: Extract<Op, { kind: 'invoice' }>) => ({
   invoice_id: op.invoiceId,
-  line_items: [{ description: 'Crash goods', product_id: PRODUCT, type: 'payin', user: { external_id: op.user }, price: { amount: op.amount.toString() } }],
+  line_items: [
+    {
+      description: 'Crash goods',
+      product_id: PRODUCT,
+      type: 'payin',
+      user: { external_id: op.user },
+      price: { amount: op.amount.toString() },
+    },
+  ],
 });
 
 export const transactionBody = (op: Extract<Op, { kind: 'transaction' }>) => ({
@@ -197,7 +245,14 @@ export const transactionBody = (op: Extract<Op, { kind: 'transaction' }>) => ({
   currency: 'USD',
   posted: op.posted,
   allocations: op.allocation
-    ? [{ amount: op.allocation.amount.toString(), invoice_id: op.allocation.invoiceId, type: 'invoice_payin', user: { external_id: op.allocation.user } }]
+    ? [
+        {
+          amount: op.allocation.amount.toString(),
+          invoice_id: op.allocation.invoiceId,
+          type: 'invoice_payin',
+          user: { external_id: op.allocation.user },
+        },
+      ]
     : [],
 });
 
@@ -246,7 +301,9 @@ async function perform(options: ClientOptions, op: Op): Promise<OpRecord> {
     }
   };
   const outcome = (answer: Answer | undefined, extra: Partial<OpRecord> = {}): OpRecord => ({
-    client, op, attempts,
+    client,
+    op,
+    attempts,
     status: answer === undefined ? 'unresolved' : answer.type === 'ok' ? 'acknowledged' : 'refused',
     replayed: answer?.type === 'ok' && answer.replayed,
     refusal: answer?.type === 'refused' ? answer.reason : undefined,
@@ -256,23 +313,45 @@ async function perform(options: ClientOptions, op: Op): Promise<OpRecord> {
   switch (op.kind) {
     case 'entry': {
       const variables = { ik: op.entry.ik, entry: entryInput(op.entry.lines) };
-      return outcome(await untilDefinite(async () => graphqlAnswer(await graphql(api, ADD_ENTRY, variables), 'addLedgerEntry')));
+      return outcome(
+        await untilDefinite(async () => graphqlAnswer(await graphql(api, ADD_ENTRY, variables), 'addLedgerEntry')),
+      );
     }
     case 'batch': {
       const variables = { entries: op.entries.map((entry) => ({ ik: entry.ik, entry: entryInput(entry.lines) })) };
-      return outcome(await untilDefinite(async () => graphqlAnswer(await graphql(api, ADD_ENTRIES, variables), 'addLedgerEntries')));
+      return outcome(
+        await untilDefinite(async () => graphqlAnswer(await graphql(api, ADD_ENTRIES, variables), 'addLedgerEntries')),
+      );
     }
     case 'reconcile': {
-      const txs = [{ externalId: op.txExternalId, account: { id: options.externalAccountId }, amount: op.amount.toString(), description: 'crash feed', posted: op.posted }];
-      const synced = await untilDefinite(async () => graphqlAnswer(await graphql(api, SYNC_TXS, { link: options.linkId, txs }), 'syncCustomTxs'));
+      const txs = [
+        {
+          externalId: op.txExternalId,
+          account: { id: options.externalAccountId },
+          amount: op.amount.toString(),
+          description: 'crash feed',
+          posted: op.posted,
+        },
+      ];
+      const synced = await untilDefinite(async () =>
+        graphqlAnswer(await graphql(api, SYNC_TXS, { link: options.linkId, txs }), 'syncCustomTxs'),
+      );
       if (synced?.type !== 'ok') return outcome(synced, { sync: { status: outcome(synced).status } });
       const txId: string = synced.data.txs[0].id;
       const entry = {
         ledger: { ik: LEDGER_IK },
-        lines: [{ account: { path: LINKED }, amount: op.amount.toString(), tx: { id: txId } }, { account: { path: INCOME }, amount: op.amount.toString() }],
+        lines: [
+          { account: { path: LINKED }, amount: op.amount.toString(), tx: { id: txId } },
+          { account: { path: INCOME }, amount: op.amount.toString() },
+        ],
       };
-      const reconciled = await untilDefinite(async () => graphqlAnswer(await graphql(api, RECONCILE, { entry }), 'reconcileTx'));
-      return outcome(reconciled, { sync: { status: 'acknowledged', txId }, entryIk: reconciled?.type === 'ok' ? reconciled.data.entry.ik : undefined });
+      const reconciled = await untilDefinite(async () =>
+        graphqlAnswer(await graphql(api, RECONCILE, { entry }), 'reconcileTx'),
+      );
+      return outcome(reconciled, {
+        sync: { status: 'acknowledged', txId },
+        entryIk: reconciled?.type === 'ok' ? reconciled.data.entry.ik : undefined,
+      });
     }
     case 'invoice': {
       const body = invoiceBody(op);
@@ -291,7 +370,15 @@ export function entriesOf(record: OpRecord): EntryWrite[] {
   if (op.kind === 'entry') return [op.entry];
   if (op.kind === 'batch') return op.entries;
   if (op.kind === 'reconcile' && record.entryIk) {
-    return [{ ik: record.entryIk, lines: [{ path: LINKED, amount: op.amount }, { path: INCOME, amount: op.amount }] }];
+    return [
+      {
+        ik: record.entryIk,
+        lines: [
+          { path: LINKED, amount: op.amount },
+          { path: INCOME, amount: op.amount },
+        ],
+      },
+    ];
   }
   return [];
 }

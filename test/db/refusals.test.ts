@@ -8,8 +8,11 @@ import type { Sql } from '../../src/db/sql.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 const FUNCTIONS_DIR = fileURLToPath(new URL('../../src/db/functions/', import.meta.url));
-const sources = fs.readdirSync(FUNCTIONS_DIR).filter((name) => name.endsWith('.sql'))
-  .map((name) => fs.readFileSync(path.join(FUNCTIONS_DIR, name), 'utf8')).join('\n');
+const sources = fs
+  .readdirSync(FUNCTIONS_DIR)
+  .filter((name) => name.endsWith('.sql'))
+  .map((name) => fs.readFileSync(path.join(FUNCTIONS_DIR, name), 'utf8'))
+  .join('\n');
 const readme = fs.readFileSync(path.join(FUNCTIONS_DIR, 'README.md'), 'utf8');
 
 describe('refusals raised in SQL', () => {
@@ -49,37 +52,70 @@ describe('refusals raised in SQL', () => {
     });
 
     const item = (n: number, productRef: string, userId: string | null) => ({
-      id: `i${n}`, position: n, type: 'payin', product_ref: productRef, user_id: userId, user_external_id: userId ? null : `ext${n}`,
-      new_user_id: `u${n}`, description: 'd', currency: 'USD', unit_price: '1', quantity: 1, amount: '1', tags: [],
+      id: `i${n}`,
+      position: n,
+      type: 'payin',
+      product_ref: productRef,
+      user_id: userId,
+      user_external_id: userId ? null : `ext${n}`,
+      new_user_id: `u${n}`,
+      description: 'd',
+      currency: 'USD',
+      unit_price: '1',
+      quantity: 1,
+      amount: '1',
+      tags: [],
     });
     const createInvoice = (id: string, items: postgres.JSONValue[]) =>
       sql`select * from create_invoice('w', ${id}, '[]', 'h', ${sql.json(items)})`;
 
     async function refusalOf(query: Promise<unknown>) {
-      const error = await query.then(() => undefined, (thrown: unknown) => thrown);
+      const error = await query.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
       expect(error).toBeInstanceOf(postgres.PostgresError);
-      return { code: (error as { code?: string }).code, refusal: sqlRefusal(error), domain: domainErrorFromDatabase(error) };
+      return {
+        code: (error as { code?: string }).code,
+        refusal: sqlRefusal(error),
+        domain: domainErrorFromDatabase(error),
+      };
     }
 
     it('unknown_product (TL003) and unknown_user (TL004), with the failing items as detail', async () => {
-      expect(await refusalOf(createInvoice('inv1', [item(0, 'P1', null), item(1, 'nope', null), item(2, 'nope', null)]))).toEqual({
-        code: 'TL003', refusal: { name: 'unknown_product', detail: '[1, 2]' }, domain: undefined,
+      expect(
+        await refusalOf(createInvoice('inv1', [item(0, 'P1', null), item(1, 'nope', null), item(2, 'nope', null)])),
+      ).toEqual({
+        code: 'TL003',
+        refusal: { name: 'unknown_product', detail: '[1, 2]' },
+        domain: undefined,
       });
       expect(await refusalOf(createInvoice('inv2', [item(0, 'P1', 'nobody'), item(1, 'p1', null)]))).toEqual({
-        code: 'TL004', refusal: { name: 'unknown_user', detail: '[0]' }, domain: undefined,
+        code: 'TL004',
+        refusal: { name: 'unknown_user', detail: '[0]' },
+        domain: undefined,
       });
     });
 
-    const post = (fn: 'post_ledger_entry' | 'post_ledger_entry_or_refuse', ik: string, amount: string, conditions: postgres.JSONValue[]) => sql`
+    const post = (
+      fn: 'post_ledger_entry' | 'post_ledger_entry_or_refuse',
+      ik: string,
+      amount: string,
+      conditions: postgres.JSONValue[],
+    ) => sql`
       select * from ${sql(fn)}('w', 'l', ${`e-${fn}-${ik}`}, ${ik}, 'h', null, null, null, now(), null, '[]', '[]', ${sql.json(conditions)},
                                ${[`${fn}-${ik}-1`, `${fn}-${ik}-2`]}::text[], '{a,b}'::text[], '{USD,USD}'::text[],
                                ${[amount, `-${amount}`]}::numeric[], '{null,null}'::text[], '{null,null}'::text[], '[]')`;
 
     it('entry_condition_failed (TL001), with the condition index as detail; the wrapper answers it as a row', async () => {
-      const conditions = [{ index: 0, accountId: 'b', currency: 'USD', postcondition: { lte: '0' } },
-        { index: 1, accountId: 'a', currency: 'USD', postcondition: { gte: '10' } }];
+      const conditions = [
+        { index: 0, accountId: 'b', currency: 'USD', postcondition: { lte: '0' } },
+        { index: 1, accountId: 'a', currency: 'USD', postcondition: { gte: '10' } },
+      ];
       expect(await refusalOf(post('post_ledger_entry', 'c1', '5', conditions))).toEqual({
-        code: 'TL001', refusal: { name: 'entry_condition_failed', detail: '1' }, domain: undefined,
+        code: 'TL001',
+        refusal: { name: 'entry_condition_failed', detail: '1' },
+        domain: undefined,
       });
       const [row] = await post('post_ledger_entry_or_refuse', 'c2', '5', conditions);
       expect(row).toMatchObject({ posted_entry_id: null, failed_condition: 1 });

@@ -11,7 +11,10 @@ import { connect, type Sql } from '../../src/db/sql.js';
 import { dumpFreshlyMigrated, dumpSchema, SNAPSHOT_FILE } from './schemaDump.js';
 
 const SRC_DB = fileURLToPath(new URL('../../src/db/', import.meta.url));
-const FUNCTION_FILES = fs.readdirSync(path.join(SRC_DB, 'functions')).filter((name) => name.endsWith('.sql')).sort();
+const FUNCTION_FILES = fs
+  .readdirSync(path.join(SRC_DB, 'functions'))
+  .filter((name) => name.endsWith('.sql'))
+  .sort();
 const ALL_FUNCTION_STEPS = FUNCTION_FILES.map((name) => `functions/${name}`);
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -61,9 +64,14 @@ describe('the schema', () => {
     expect(await migrate(sql)).toEqual(['20261128T000000_baseline.sql', ...ALL_FUNCTION_STEPS]);
     expect(await migrate(sql)).toEqual([]);
     const recorded = await sql<{ name: string; hash: string }[]>`select name, hash from schema_functions order by name`;
-    expect(recorded).toEqual(FUNCTION_FILES.map((name) => ({
-      name, hash: createHash('sha256').update(fs.readFileSync(path.join(SRC_DB, 'functions', name))).digest('hex'),
-    })));
+    expect(recorded).toEqual(
+      FUNCTION_FILES.map((name) => ({
+        name,
+        hash: createHash('sha256')
+          .update(fs.readFileSync(path.join(SRC_DB, 'functions', name)))
+          .digest('hex'),
+      })),
+    );
   });
 });
 
@@ -79,7 +87,10 @@ describe('a function file', () => {
     const file = path.join(functionsDir, 'account_paths.sql');
     const text = fs.readFileSync(file, 'utf8');
     expect(text).toContain('select replace(replace(replace(p_text,');
-    fs.writeFileSync(file, text.replace('select replace(replace(replace(p_text,', 'select /* changed */ replace(replace(replace(p_text,'));
+    fs.writeFileSync(
+      file,
+      text.replace('select replace(replace(replace(p_text,', 'select /* changed */ replace(replace(replace(p_text,'),
+    );
 
     expect(await migrate(sql, { functionsDir })).toEqual(['functions/account_paths.sql']);
     const after = await functionVersions(sql);
@@ -87,7 +98,9 @@ describe('a function file', () => {
     expect(replaced).toEqual(['chart_path_pattern', 'like_prefix']);
     const [{ def }] = await sql<{ def: string }[]>`select pg_get_functiondef('like_prefix(text)'::regprocedure) as def`;
     expect(def).toContain('/* changed */');
-    const [{ hash }] = await sql<{ hash: string }[]>`select hash from schema_functions where name = 'account_paths.sql'`;
+    const [{ hash }] = await sql<
+      { hash: string }[]
+    >`select hash from schema_functions where name = 'account_paths.sql'`;
     expect(hash).toBe(createHash('sha256').update(fs.readFileSync(file)).digest('hex'));
     expect(await migrate(sql, { functionsDir })).toEqual([]);
   });
@@ -96,8 +109,14 @@ describe('a function file', () => {
     const sql = await emptyDatabase();
     const migrationsDir = copyOf('migrations');
     await migrate(sql, { migrationsDir });
-    fs.writeFileSync(path.join(migrationsDir, '20991231T000000_drop_like_prefix.sql'), 'drop function like_prefix(text);\n');
-    expect(await migrate(sql, { migrationsDir })).toEqual(['20991231T000000_drop_like_prefix.sql', ...ALL_FUNCTION_STEPS]);
+    fs.writeFileSync(
+      path.join(migrationsDir, '20991231T000000_drop_like_prefix.sql'),
+      'drop function like_prefix(text);\n',
+    );
+    expect(await migrate(sql, { migrationsDir })).toEqual([
+      '20991231T000000_drop_like_prefix.sql',
+      ...ALL_FUNCTION_STEPS,
+    ]);
     const [{ pattern }] = await sql<{ pattern: string }[]>`select like_prefix('a_b%') as pattern`;
     expect(pattern).toBe('a\\_b\\%');
   });
@@ -105,7 +124,10 @@ describe('a function file', () => {
   it('that fails leaves nothing applied: the migration runs all or none', async () => {
     const sql = await emptyDatabase();
     const functionsDir = copyOf('functions');
-    fs.appendFileSync(path.join(functionsDir, 'reversal.sql'), '\ncreate or replace function broken() returns int language sql as $$ select nope $$;\n');
+    fs.appendFileSync(
+      path.join(functionsDir, 'reversal.sql'),
+      '\ncreate or replace function broken() returns int language sql as $$ select nope $$;\n',
+    );
     await expect(migrate(sql, { functionsDir })).rejects.toThrow(/nope/);
     const [{ tables }] = await sql<{ tables: number }[]>`
       select count(*)::int as tables from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -129,10 +151,13 @@ describe('a database built before the baseline', () => {
   it('is adopted at the baseline and ends identical to a new one', async () => {
     const sql = await builtBeforeTheBaseline();
     expect(await migrate(sql)).toEqual([
-      '20261128T000000_baseline.sql (adopted: the database was built by the migrations it replaced)', ...ALL_FUNCTION_STEPS,
+      '20261128T000000_baseline.sql (adopted: the database was built by the migrations it replaced)',
+      ...ALL_FUNCTION_STEPS,
     ]);
     expect(await dumpSchema(sql)).toBe(fs.readFileSync(SNAPSHOT_FILE, 'utf8'));
-    expect((await sql`select name from schema_migrations`).map((row) => row.name)).toEqual(['20261128T000000_baseline.sql']);
+    expect((await sql`select name from schema_migrations`).map((row) => row.name)).toEqual([
+      '20261128T000000_baseline.sql',
+    ]);
     expect(await migrate(sql)).toEqual([]);
   });
 

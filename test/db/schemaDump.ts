@@ -27,7 +27,17 @@ const HEADER = `-- The schema that src/db/migrations/ and src/db/functions/ buil
 export async function dumpSchema(sql: Sql): Promise<string> {
   const out: string[] = [HEADER];
 
-  const columns = await sql<{ table: string; column: string; type: string; notnull: boolean; default: string | null; identity: string; generated: string }[]>`
+  const columns = await sql<
+    {
+      table: string;
+      column: string;
+      type: string;
+      notnull: boolean;
+      default: string | null;
+      identity: string;
+      generated: string;
+    }[]
+  >`
     select c.relname as table, a.attname as column, format_type(a.atttypid, a.atttypmod) as type, a.attnotnull as notnull,
            pg_get_expr(d.adbin, d.adrelid) as default, a.attidentity as identity, a.attgenerated as generated
     from pg_class c
@@ -78,7 +88,9 @@ export async function dumpSchema(sql: Sql): Promise<string> {
     where n.nspname = 'public'
       and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype = 'i')
     order by c.relname`;
-  out.push(...sequences.map((s) => `create sequence ${s.name} as ${s.type} start ${s.start} increment ${s.increment};`));
+  out.push(
+    ...sequences.map((s) => `create sequence ${s.name} as ${s.type} start ${s.start} increment ${s.increment};`),
+  );
 
   const views = await sql<{ name: string; kind: string; def: string }[]>`
     select c.relname as name, c.relkind as kind, pg_get_viewdef(c.oid) as def
@@ -105,7 +117,11 @@ export async function dumpSchema(sql: Sql): Promise<string> {
     from pg_type t join pg_namespace n on n.oid = t.typnamespace
     where n.nspname = 'public' and t.typtype in ('e', 'd')
     order by t.typname`;
-  out.push(...types.map((t) => t.kind === 'e' ? `create type ${t.name} as enum (${t.def});` : `create domain ${t.name} as ${t.def};`));
+  out.push(
+    ...types.map((t) =>
+      t.kind === 'e' ? `create type ${t.name} as enum (${t.def});` : `create domain ${t.name} as ${t.def};`,
+    ),
+  );
 
   const extensions = await sql<{ name: string }[]>`
     select extname as name from pg_extension where extname <> 'plpgsql' order by extname`;

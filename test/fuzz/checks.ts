@@ -3,7 +3,13 @@ import { ERROR_CATALOGUE } from '../../src/core/errors.js';
 // What every answer to a bad request must be: typed, from the catalogue, never a server fault.
 
 const CODES = new Set(Object.keys(ERROR_CATALOGUE));
-const OAUTH_ERRORS = new Set(['invalid_request', 'invalid_client', 'unsupported_grant_type', 'server_error', 'temporarily_unavailable']);
+const OAUTH_ERRORS = new Set([
+  'invalid_request',
+  'invalid_client',
+  'unsupported_grant_type',
+  'server_error',
+  'temporarily_unavailable',
+]);
 
 export type Answer = { status: number; contentType: string; text: string };
 export type Expectation = { operation: string; path: string };
@@ -21,10 +27,14 @@ export function problemsOf(answer: Answer, expectation: Expectation): string[] {
   if (/^\/graphql(\?|$)/.test(expectation.path)) return [...problems, ...graphqlProblems(body)];
   if (answer.status < 400) return problems;
   if (!CODES.has(body?.code)) problems.push(`code ${JSON.stringify(body?.code)} is not in the catalogue`);
-  if (typeof body?.message !== 'string' || typeof body?.retryable !== 'boolean') problems.push('error body lacks message or retryable');
+  if (typeof body?.message !== 'string' || typeof body?.retryable !== 'boolean')
+    problems.push('error body lacks message or retryable');
   if (body?.code === 'internal_error') problems.push('internal_error');
   // The token route answers under both base URLs.
-  if (/^(\/billing)?\/oauth2\/token/.test(expectation.path) && (!OAUTH_ERRORS.has(body?.error) || typeof body?.error_description !== 'string')) {
+  if (
+    /^(\/billing)?\/oauth2\/token/.test(expectation.path) &&
+    (!OAUTH_ERRORS.has(body?.error) || typeof body?.error_description !== 'string')
+  ) {
     problems.push('token error without the RFC 6749 fields');
   }
   return problems;
@@ -32,10 +42,12 @@ export function problemsOf(answer: Answer, expectation: Expectation): string[] {
 
 function graphqlProblems(body: any): string[] {
   const problems: string[] = [];
-  if (!body || typeof body !== 'object' || (!('data' in body) && !Array.isArray(body.errors))) return ['not a GraphQL response'];
+  if (!body || typeof body !== 'object' || (!('data' in body) && !Array.isArray(body.errors)))
+    return ['not a GraphQL response'];
   for (const error of body.errors ?? []) {
     const code = error?.extensions?.code;
-    if (!CODES.has(code)) problems.push(`GraphQL error without a catalogue code: ${String(error?.message).slice(0, 100)}`);
+    if (!CODES.has(code))
+      problems.push(`GraphQL error without a catalogue code: ${String(error?.message).slice(0, 100)}`);
     if (code === 'internal_error') problems.push(`internal_error: ${error?.message}`);
     if (code === 'not_implemented') problems.push('not_implemented: every GraphQL field is served');
   }

@@ -6,13 +6,26 @@ import { HOSTILE_STRINGS, type Random } from './random.js';
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Location = { parent: Json[] | { [key: string]: Json } | undefined; key: string | number; value: Json };
 
-export type MutationKind = 'wrong-type' | 'missing-field' | 'unknown-field' | 'hostile-string' | 'money-as-number' | 'huge-array' | 'huge-number';
+export type MutationKind =
+  | 'wrong-type'
+  | 'missing-field'
+  | 'unknown-field'
+  | 'hostile-string'
+  | 'money-as-number'
+  | 'huge-array'
+  | 'huge-number';
 
 /** Every place in the value (the root included), so a mutation can land anywhere. */
-function locations(value: Json, parent?: Location['parent'], key: string | number = '', out: Location[] = []): Location[] {
+function locations(
+  value: Json,
+  parent?: Location['parent'],
+  key: string | number = '',
+  out: Location[] = [],
+): Location[] {
   out.push({ parent, key, value });
   if (Array.isArray(value)) value.forEach((item, index) => locations(item, value, index, out));
-  else if (value && typeof value === 'object') for (const [k, item] of Object.entries(value)) locations(item, value, k, out);
+  else if (value && typeof value === 'object')
+    for (const [k, item] of Object.entries(value)) locations(item, value, k, out);
   return out;
 }
 
@@ -30,11 +43,22 @@ export function mutateJson(value: unknown, random: Random): { value: unknown; ki
   const strings = all.filter((l) => typeof l.value === 'string');
   const objects = all.filter((l) => l.value && typeof l.value === 'object' && !Array.isArray(l.value));
   const arrays = all.filter((l) => Array.isArray(l.value));
-  const kind: MutationKind = random.pick(['wrong-type', 'missing-field', 'unknown-field', 'hostile-string', 'money-as-number', 'huge-array', 'huge-number']);
+  const kind: MutationKind = random.pick([
+    'wrong-type',
+    'missing-field',
+    'unknown-field',
+    'hostile-string',
+    'money-as-number',
+    'huge-array',
+    'huge-number',
+  ]);
   switch (kind) {
     case 'wrong-type': {
       const target = random.pick(all);
-      const choices = OTHER_TYPES.filter((candidate) => typeof candidate !== typeof target.value || Array.isArray(candidate) !== Array.isArray(target.value));
+      const choices = OTHER_TYPES.filter(
+        (candidate) =>
+          typeof candidate !== typeof target.value || Array.isArray(candidate) !== Array.isArray(target.value),
+      );
       set(target, structuredClone(random.pick(choices)), root);
       break;
     }
@@ -47,7 +71,8 @@ export function mutateJson(value: unknown, random: Random): { value: unknown; ki
     }
     case 'unknown-field': {
       if (objects.length === 0) return mutateJson(value, random);
-      (random.pick(objects).value as Record<string, Json>)[`zz_unknown_${random.int(0, 999)}`] = random.pick(OTHER_TYPES);
+      (random.pick(objects).value as Record<string, Json>)[`zz_unknown_${random.int(0, 999)}`] =
+        random.pick(OTHER_TYPES);
       break;
     }
     case 'hostile-string': {
@@ -57,14 +82,19 @@ export function mutateJson(value: unknown, random: Random): { value: unknown; ki
     }
     case 'money-as-number': {
       const digits = strings.filter((l) => /^-?\d+$/.test(l.value as string));
-      const target = digits.length > 0 ? random.pick(digits) : strings.length > 0 ? random.pick(strings) : random.pick(all);
+      const target =
+        digits.length > 0 ? random.pick(digits) : strings.length > 0 ? random.pick(strings) : random.pick(all);
       set(target, random.pick([100, 1e30, -0.5, Number.MAX_SAFE_INTEGER + 2]), root);
       break;
     }
     case 'huge-array': {
       const target = arrays.length > 0 ? random.pick(arrays) : random.pick(all);
       const item = Array.isArray(target.value) && target.value.length > 0 ? target.value[0] : 'x';
-      set(target, Array.from({ length: random.pick([201, 1001]) }, () => structuredClone(item)), root);
+      set(
+        target,
+        Array.from({ length: random.pick([201, 1001]) }, () => structuredClone(item)),
+        root,
+      );
       break;
     }
     case 'huge-number': {

@@ -61,7 +61,8 @@ export function restCaseGenerator(world: RestWorld) {
     for (let attempt = 0; attempt < 20; attempt++) {
       const { value, kind } = mutateJson(base, random);
       const hostileText = JSON.stringify(value).length < 2_000_000 && containsUnstorable(value);
-      if (hostileText || invalid(operation.bodySchemaRef!, value)) return { body: value, kind: hostileText ? 'unstorable-text' : kind };
+      if (hostileText || invalid(operation.bodySchemaRef!, value))
+        return { body: value, kind: hostileText ? 'unstorable-text' : kind };
     }
     return { body: [base], kind: 'wrong-type' };
   }
@@ -77,7 +78,10 @@ export function restCaseGenerator(world: RestWorld) {
     }
     const query = operation.queryParams
       .filter(() => random.chance(0.5))
-      .map((param) => `${param.name}=${encodePathSegment(random.pick([...HOSTILE_STRINGS, ...param.examples, '-1', '201']))}`);
+      .map(
+        (param) =>
+          `${param.name}=${encodePathSegment(random.pick([...HOSTILE_STRINGS, ...param.examples, '-1', '201']))}`,
+      );
     return `${prefix}${filled}${query.length > 0 ? `?${query.join('&')}` : ''}`;
   }
 
@@ -85,10 +89,26 @@ export function restCaseGenerator(world: RestWorld) {
   function against(operation: Operation, random: Random): HttpCase {
     if (operation.bodySchemaRef && random.chance(0.5)) {
       const { body, kind } = refusedBody(operation, random);
-      return { kind: `body:${kind}`, operation: operation.operationId, method: operation.method, path: path(operation, random, false), headers: json, body: JSON.stringify(body), writes: true };
+      return {
+        kind: `body:${kind}`,
+        operation: operation.operationId,
+        method: operation.method,
+        path: path(operation, random, false),
+        headers: json,
+        body: JSON.stringify(body),
+        writes: true,
+      };
     }
     const body = operation.bodySchemaRef ? JSON.stringify(refusedBody(operation, random).body) : undefined;
-    return { kind: 'hostile-parameters', operation: operation.operationId, method: operation.method, path: path(operation, random, true), headers: body ? json : auth, body, writes: Boolean(body) };
+    return {
+      kind: 'hostile-parameters',
+      operation: operation.operationId,
+      method: operation.method,
+      path: path(operation, random, true),
+      headers: body ? json : auth,
+      body,
+      writes: Boolean(body),
+    };
   }
 
   const generators: ((random: Random) => HttpCase)[] = [
@@ -96,50 +116,161 @@ export function restCaseGenerator(world: RestWorld) {
     (random) => {
       const operation = random.pick(billingOperations.filter((o) => o.bodySchemaRef));
       const { body, kind } = refusedBody(operation, random);
-      return { kind: `body:${kind}`, operation: operation.operationId, method: operation.method, path: path(operation, random, false), headers: json, body: JSON.stringify(body), writes: true };
+      return {
+        kind: `body:${kind}`,
+        operation: operation.operationId,
+        method: operation.method,
+        path: path(operation, random, false),
+        headers: json,
+        body: JSON.stringify(body),
+        writes: true,
+      };
     },
     // Hostile path and query parameters on every operation (bodies, where needed, refused too).
     (random) => {
       const operation = random.pick(billingOperations.filter((o) => o.pathParams.length + o.queryParams.length > 0));
       const body = operation.bodySchemaRef ? JSON.stringify(refusedBody(operation, random).body) : undefined;
-      return { kind: 'hostile-parameters', operation: operation.operationId, method: operation.method, path: path(operation, random, true), headers: body ? json : auth, body, writes: Boolean(body) };
+      return {
+        kind: 'hostile-parameters',
+        operation: operation.operationId,
+        method: operation.method,
+        path: path(operation, random, true),
+        headers: body ? json : auth,
+        body,
+        writes: Boolean(body),
+      };
     },
     // Transport: media types, malformed and oversized JSON, credentials, methods, unknown routes.
     (random): HttpCase => {
       const operation = random.pick(billingOperations);
       const target = path(operation, random, false);
-      const variant = random.pick(['text-plain', 'malformed-json', 'oversized', 'no-token', 'bad-token', 'wrong-method', 'unknown-route', 'bad-percent']);
-      const base = { operation: operation.operationId, method: operation.method, path: target, writes: operation.method !== 'GET', headers: json as Record<string, string> };
+      const variant = random.pick([
+        'text-plain',
+        'malformed-json',
+        'oversized',
+        'no-token',
+        'bad-token',
+        'wrong-method',
+        'unknown-route',
+        'bad-percent',
+      ]);
+      const base = {
+        operation: operation.operationId,
+        method: operation.method,
+        path: target,
+        writes: operation.method !== 'GET',
+        headers: json as Record<string, string>,
+      };
       switch (variant) {
         case 'text-plain':
-          return { ...base, kind: 'transport:text-plain', method: operation.method === 'GET' ? 'POST' : operation.method, headers: { ...auth, 'content-type': 'text/plain' }, body: '{"a":1}' };
+          return {
+            ...base,
+            kind: 'transport:text-plain',
+            method: operation.method === 'GET' ? 'POST' : operation.method,
+            headers: { ...auth, 'content-type': 'text/plain' },
+            body: '{"a":1}',
+          };
         case 'malformed-json':
-          return { ...base, kind: 'transport:malformed-json', method: operation.method === 'GET' ? 'POST' : operation.method, headers: json, body: random.pick(['{', '{"a":', '[1,,]', '\u0000', '{"a":"\\ud800"']) };
+          return {
+            ...base,
+            kind: 'transport:malformed-json',
+            method: operation.method === 'GET' ? 'POST' : operation.method,
+            headers: json,
+            body: random.pick(['{', '{"a":', '[1,,]', '\u0000', '{"a":"\\ud800"']),
+          };
         case 'oversized':
-          return { ...base, kind: 'transport:oversized', method: 'POST', headers: json, body: JSON.stringify({ pad: 'x'.repeat(1_100_000) }) };
+          return {
+            ...base,
+            kind: 'transport:oversized',
+            method: 'POST',
+            headers: json,
+            body: JSON.stringify({ pad: 'x'.repeat(1_100_000) }),
+          };
         case 'no-token':
-          return { ...base, kind: 'transport:no-token', headers: { 'content-type': 'application/json' }, body: operation.method === 'GET' ? undefined : '{}' };
+          return {
+            ...base,
+            kind: 'transport:no-token',
+            headers: { 'content-type': 'application/json' },
+            body: operation.method === 'GET' ? undefined : '{}',
+          };
         case 'bad-token':
-          return { ...base, kind: 'transport:bad-token', headers: { 'content-type': 'application/json', authorization: random.pick(['Bearer ', 'Bearer tly1.e30.AAAA', `Bearer ${world.token}x`, 'Basic Zm9vOmJhcg==', `Bearer ${'a'.repeat(8000)}`]) }, body: operation.method === 'GET' ? undefined : '{}' };
+          return {
+            ...base,
+            kind: 'transport:bad-token',
+            headers: {
+              'content-type': 'application/json',
+              authorization: random.pick([
+                'Bearer ',
+                'Bearer tly1.e30.AAAA',
+                `Bearer ${world.token}x`,
+                'Basic Zm9vOmJhcg==',
+                `Bearer ${'a'.repeat(8000)}`,
+              ]),
+            },
+            body: operation.method === 'GET' ? undefined : '{}',
+          };
         case 'wrong-method':
-          return { ...base, kind: 'transport:wrong-method', method: random.pick(['PUT', 'DELETE', 'PATCH', 'OPTIONS']), headers: json, body: '{"zz_unknown":1}' };
+          return {
+            ...base,
+            kind: 'transport:wrong-method',
+            method: random.pick(['PUT', 'DELETE', 'PATCH', 'OPTIONS']),
+            headers: json,
+            body: '{"zz_unknown":1}',
+          };
         case 'unknown-route':
-          return { ...base, kind: 'transport:unknown-route', path: `${random.pick(['/billing', ''])}/${random.pick(['nowhere', 'invoices/x/y/z', '%2e%2e/etc', 'graphql/x'])}`, headers: json, body: '{}' };
+          return {
+            ...base,
+            kind: 'transport:unknown-route',
+            path: `${random.pick(['/billing', ''])}/${random.pick(['nowhere', 'invoices/x/y/z', '%2e%2e/etc', 'graphql/x'])}`,
+            headers: json,
+            body: '{}',
+          };
         default:
-          return { ...base, kind: 'transport:bad-percent', path: `${random.pick(['/billing', ''])}/products/${random.pick(['%', '%E0%A4%A', '%ED%A0%80', '%C0%AF'])}`, headers: auth };
+          return {
+            ...base,
+            kind: 'transport:bad-percent',
+            path: `${random.pick(['/billing', ''])}/products/${random.pick(['%', '%E0%A4%A', '%ED%A0%80', '%C0%AF'])}`,
+            headers: auth,
+          };
       }
     },
     // The token endpoint: malformed credentials and forms.
     (random): HttpCase => {
-      const authorization = random.pick<string | undefined>([undefined, 'Basic', 'Basic !!!', 'Basic Og==', `Basic ${Buffer.from('a\u0000b:c').toString('base64')}`, `Basic ${Buffer.from('%zz:x').toString('base64')}`, 'Bearer x']);
+      const authorization = random.pick<string | undefined>([
+        undefined,
+        'Basic',
+        'Basic !!!',
+        'Basic Og==',
+        `Basic ${Buffer.from('a\u0000b:c').toString('base64')}`,
+        `Basic ${Buffer.from('%zz:x').toString('base64')}`,
+        'Bearer x',
+      ]);
       // Form credentials (client_secret_post) too: unknown, empty, NUL, doubled, beside a Basic header.
-      const body = random.pick(['', 'grant_type=password', 'grant_type=client_credentials&x=1', 'grant_type[]=client_credentials', 'grant_type=client_credentials&scope=%00', 'a=1&a=2',
-        'grant_type=client_credentials&client_id=nobody&client_secret=x', 'grant_type=client_credentials&client_id=&client_secret=',
-        'grant_type=client_credentials&client_id=a%00b&client_secret=c', 'grant_type=client_credentials&client_id=a&client_id=b&client_secret=c',
-        'grant_type=client_credentials&client_secret=only', `grant_type=client_credentials&client_id=${'i'.repeat(5000)}&client_secret=s`]);
+      const body = random.pick([
+        '',
+        'grant_type=password',
+        'grant_type=client_credentials&x=1',
+        'grant_type[]=client_credentials',
+        'grant_type=client_credentials&scope=%00',
+        'a=1&a=2',
+        'grant_type=client_credentials&client_id=nobody&client_secret=x',
+        'grant_type=client_credentials&client_id=&client_secret=',
+        'grant_type=client_credentials&client_id=a%00b&client_secret=c',
+        'grant_type=client_credentials&client_id=a&client_id=b&client_secret=c',
+        'grant_type=client_credentials&client_secret=only',
+        `grant_type=client_credentials&client_id=${'i'.repeat(5000)}&client_secret=s`,
+      ]);
       return {
-        kind: 'token', operation: 'createAccessToken', method: 'POST', path: '/oauth2/token', writes: false, body,
-        headers: { 'content-type': random.pick(['application/x-www-form-urlencoded', 'application/json', 'text/plain']), ...(authorization ? { authorization } : {}) },
+        kind: 'token',
+        operation: 'createAccessToken',
+        method: 'POST',
+        path: '/oauth2/token',
+        writes: false,
+        body,
+        headers: {
+          'content-type': random.pick(['application/x-www-form-urlencoded', 'application/json', 'text/plain']),
+          ...(authorization ? { authorization } : {}),
+        },
       };
     },
   ];
@@ -161,17 +292,24 @@ function readOperations(spec: Json): Operation[] {
       const operation = item[method];
       if (!operation?.operationId) continue;
       const params = (operation.parameters ?? []).map((param: Json) => deref(spec, param));
-      const examplesOf = (param: Json) => Object.values<Json>(param.examples ?? {}).map((example) => String(example.value));
+      const examplesOf = (param: Json) =>
+        Object.values<Json>(param.examples ?? {}).map((example) => String(example.value));
       const media = operation.requestBody?.content?.['application/json'];
       operations.push({
         operationId: operation.operationId,
         method: method.toUpperCase(),
         template,
         billing: !item['x-tally-outside-billing'],
-        bodySchemaRef: media ? `spec#/paths/${escapePointer(template)}/${method}/requestBody/content/application~1json/schema` : undefined,
+        bodySchemaRef: media
+          ? `spec#/paths/${escapePointer(template)}/${method}/requestBody/content/application~1json/schema`
+          : undefined,
         bodyExamples: Object.values<Json>(media?.examples ?? {}).map((example) => deref(spec, example).value),
-        pathParams: params.filter((p: Json) => p.in === 'path').map((p: Json) => ({ name: p.name, examples: examplesOf(p) })),
-        queryParams: params.filter((p: Json) => p.in === 'query').map((p: Json) => ({ name: p.name, examples: examplesOf(p) })),
+        pathParams: params
+          .filter((p: Json) => p.in === 'path')
+          .map((p: Json) => ({ name: p.name, examples: examplesOf(p) })),
+        queryParams: params
+          .filter((p: Json) => p.in === 'query')
+          .map((p: Json) => ({ name: p.name, examples: examplesOf(p) })),
       });
     }
   }
@@ -180,7 +318,13 @@ function readOperations(spec: Json): Operation[] {
 
 function deref(spec: Json, node: Json): Json {
   if (!node?.$ref) return node;
-  return deref(spec, node.$ref.replace(/^#\//, '').split('/').reduce((at: Json, key: string) => at[key.replaceAll('~1', '/').replaceAll('~0', '~')], spec));
+  return deref(
+    spec,
+    node.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((at: Json, key: string) => at[key.replaceAll('~1', '/').replaceAll('~0', '~')], spec),
+  );
 }
 
 function escapePointer(segment: string): string {
@@ -192,17 +336,21 @@ export function encodePathSegment(value: string): string {
   try {
     return encodeURIComponent(value);
   } catch {
-    return [...value].map((ch) => {
-      const code = ch.charCodeAt(0);
-      if (code >= 0xd800 && code <= 0xdfff) return `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
-      return encodeURIComponent(ch);
-    }).join('');
+    return [...value]
+      .map((ch) => {
+        const code = ch.charCodeAt(0);
+        if (code >= 0xd800 && code <= 0xdfff)
+          return `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
+        return encodeURIComponent(ch);
+      })
+      .join('');
   }
 }
 
 function containsUnstorable(value: unknown): boolean {
   if (typeof value === 'string') return unstorable(value);
   if (Array.isArray(value)) return value.some(containsUnstorable);
-  if (value && typeof value === 'object') return Object.entries(value).some(([key, item]) => unstorable(key) || containsUnstorable(item));
+  if (value && typeof value === 'object')
+    return Object.entries(value).some(([key, item]) => unstorable(key) || containsUnstorable(item));
   return false;
 }

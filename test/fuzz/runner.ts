@@ -18,9 +18,25 @@ import { databaseFingerprint, seedWorld } from './world.js';
 // the database, sends the generated bad requests, then checks every answer, the fingerprint, the
 // server's health and its memory. Case i of seed s is always the same request (FUZZ_SEED, FUZZ_CASE).
 
-export type FuzzOptions = { databaseUrl: string; requests: number; seed: number; concurrency: number; onlyCase?: number };
+export type FuzzOptions = {
+  databaseUrl: string;
+  requests: number;
+  seed: number;
+  concurrency: number;
+  onlyCase?: number;
+};
 
-export type Failure = { case: number; kind: string; operation: string; method: string; path: string; body?: string; status: number; answer: string; problems: string[] };
+export type Failure = {
+  case: number;
+  kind: string;
+  operation: string;
+  method: string;
+  path: string;
+  body?: string;
+  status: number;
+  answer: string;
+  problems: string[];
+};
 
 export type FuzzReport = {
   seed: number;
@@ -43,7 +59,11 @@ export type FuzzReport = {
 const RSS_SAMPLE_EVERY = 250;
 
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
-  const env: Record<string, string> = { DATABASE_URL: options.databaseUrl, BOOTSTRAP_CLIENT_ID: 'fuzz', BOOTSTRAP_CLIENT_SECRET: 'fuzz-secret' };
+  const env: Record<string, string> = {
+    DATABASE_URL: options.databaseUrl,
+    BOOTSTRAP_CLIENT_ID: 'fuzz',
+    BOOTSTRAP_CLIENT_SECRET: 'fuzz-secret',
+  };
   if (process.env.FUZZ_SERVER_NODE_OPTIONS) env.NODE_OPTIONS = process.env.FUZZ_SERVER_NODE_OPTIONS;
   const tally = await startTally(env);
   const sql = connect(options.databaseUrl, { max: 2 });
@@ -62,8 +82,17 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       if (index < rest.operationIds.length) return rest.cover(index, random);
       if (index < covering) return graphql.cover(index - rest.operationIds.length, random);
       const pick = random.int(0, 14);
-      return pick < 4 ? rest.next(random) : pick < 7 ? graphql.next(random) : pick < 9 ? ledger.next(random) : pick < 11 ? billing.next(random)
-        : pick < 13 ? balances.next(random) : links.next(random);
+      return pick < 4
+        ? rest.next(random)
+        : pick < 7
+          ? graphql.next(random)
+          : pick < 9
+            ? ledger.next(random)
+            : pick < 11
+              ? billing.next(random)
+              : pick < 13
+                ? balances.next(random)
+                : links.next(random);
     };
 
     const before = { database: await databaseFingerprint(sql), listings: await world.listings() };
@@ -72,7 +101,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const latencies: number[] = [];
     const report = emptyReport(options);
     const started = performance.now();
-    const indexes = options.onlyCase !== undefined ? [options.onlyCase] : Array.from({ length: options.requests }, (_, i) => i);
+    const indexes =
+      options.onlyCase !== undefined ? [options.onlyCase] : Array.from({ length: options.requests }, (_, i) => i);
     let cursor = 0;
 
     const exited = () => tally.child.exitCode !== null || tally.child.signalCode !== null;
@@ -86,8 +116,17 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         count(report, request, answer);
         const problems = problemsOf(answer, { operation: request.operation, path: request.path });
         if (problems.length > 0) {
-          report.failures.push({ case: index, kind: request.kind, operation: request.operation, method: request.method, path: request.path.slice(0, 300),
-            body: request.body?.slice(0, 300), status: answer.status, answer: answer.text.slice(0, 300), problems });
+          report.failures.push({
+            case: index,
+            kind: request.kind,
+            operation: request.operation,
+            method: request.method,
+            path: request.path.slice(0, 300),
+            body: request.body?.slice(0, 300),
+            status: answer.status,
+            answer: answer.text.slice(0, 300),
+            problems,
+          });
         }
         if (latencies.length % RSS_SAMPLE_EVERY === 1) rss.push(rssMiB(tally.child.pid!));
       }
@@ -95,21 +134,36 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     await Promise.all(Array.from({ length: options.concurrency }, worker));
     agent.destroy();
     if (exited()) {
-      report.failures.push({ case: indexes[cursor - 1], kind: 'server', operation: '-', method: '-', path: '-', status: 0,
-        answer: tally.output().slice(-300), problems: [`the server exited (${tally.child.signalCode ?? tally.child.exitCode})`] });
+      report.failures.push({
+        case: indexes[cursor - 1],
+        kind: 'server',
+        operation: '-',
+        method: '-',
+        path: '-',
+        status: 0,
+        answer: tally.output().slice(-300),
+        problems: [`the server exited (${tally.child.signalCode ?? tally.child.exitCode})`],
+      });
     }
     rss.push(rssMiB(tally.child.pid!));
 
     report.durationSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
     latencies.sort((a, b) => a - b);
-    const at = (q: number) => Number((latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0).toFixed(1));
+    const at = (q: number) =>
+      Number((latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0).toFixed(1));
     report.latencyMs = { p50: at(0.5), p99: at(0.99), max: Number((latencies.at(-1) ?? 0).toFixed(1)) };
     // The first sample follows a few hundred warm-up requests' worth of module loading and JIT.
     const baseline = rss[Math.min(1, rss.length - 1)];
     report.rssMiB = { start: baseline, end: rss.at(-1)!, max: Math.max(...rss) };
-    report.healthyAfter = !exited() && (await fetch(`${tally.baseUrl}/readyz`).then((r) => r.status === 200, () => false));
+    report.healthyAfter =
+      !exited() &&
+      (await fetch(`${tally.baseUrl}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      ));
     report.databaseUnchanged = (await databaseFingerprint(sql)) === before.database;
-    report.listingsUnchanged = !exited() && JSON.stringify(await world.listings().catch(() => undefined)) === JSON.stringify(before.listings);
+    report.listingsUnchanged =
+      !exited() && JSON.stringify(await world.listings().catch(() => undefined)) === JSON.stringify(before.listings);
     report.coverage = {
       restOperations: rest.operationIds.length,
       restOperationsHit: rest.operationIds.filter((id) => report.byOperation[id]).length,
@@ -125,10 +179,21 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 
 function emptyReport(options: FuzzOptions): FuzzReport {
   return {
-    seed: options.seed, requests: options.requests, concurrency: options.concurrency, durationSeconds: 0,
-    byKind: {}, byOperation: {}, byStatus: {}, byCode: {}, latencyMs: { p50: 0, p99: 0, max: 0 }, rssMiB: { start: 0, end: 0, max: 0 },
-    healthyAfter: false, databaseUnchanged: false, listingsUnchanged: false,
-    coverage: { restOperations: 0, restOperationsHit: 0, graphqlFields: 0, graphqlFieldsHit: 0 }, failures: [],
+    seed: options.seed,
+    requests: options.requests,
+    concurrency: options.concurrency,
+    durationSeconds: 0,
+    byKind: {},
+    byOperation: {},
+    byStatus: {},
+    byCode: {},
+    latencyMs: { p50: 0, p99: 0, max: 0 },
+    rssMiB: { start: 0, end: 0, max: 0 },
+    healthyAfter: false,
+    databaseUnchanged: false,
+    listingsUnchanged: false,
+    coverage: { restOperations: 0, restOperationsHit: 0, graphqlFields: 0, graphqlFieldsHit: 0 },
+    failures: [],
   };
 }
 
@@ -142,13 +207,21 @@ function count(report: FuzzReport, request: HttpCase, answer: Answer) {
 
 function send(agent: http.Agent, baseUrl: string, request: HttpCase): Promise<Answer> {
   return new Promise((resolve) => {
-    const headers: Record<string, string> = Object.fromEntries(Object.entries(request.headers).filter(([, value]) => value !== ''));
+    const headers: Record<string, string> = Object.fromEntries(
+      Object.entries(request.headers).filter(([, value]) => value !== ''),
+    );
     // Node's client sends a GET or DELETE body without framing; say its length, as real clients do.
     if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
     const req = http.request(`${baseUrl}${request.path}`, { method: request.method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType: String(res.headers['content-type'] ?? ''),
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
     });
     req.on('error', (error) => resolve({ status: 0, contentType: '', text: `connection error: ${error.message}` }));
     req.end(request.body);

@@ -13,8 +13,12 @@ import { startTally, stopTally, type TallyProcess } from '../support/tallyProces
 let db: TestDatabase;
 let tally: TallyProcess | undefined;
 const env = () => ({
-  DATABASE_URL: db.url, BOOTSTRAP_CLIENT_ID: 'fold', BOOTSTRAP_CLIENT_SECRET: 'fold-secret-1234',
-  BALANCE_FOLD_INTERVAL_MS: '20', BALANCE_FOLD_BATCH_SIZE: '40', LOG_LEVEL: 'info',
+  DATABASE_URL: db.url,
+  BOOTSTRAP_CLIENT_ID: 'fold',
+  BOOTSTRAP_CLIENT_SECRET: 'fold-secret-1234',
+  BALANCE_FOLD_INTERVAL_MS: '20',
+  BALANCE_FOLD_BATCH_SIZE: '40',
+  LOG_LEVEL: 'info',
 });
 
 beforeAll(async () => {
@@ -33,20 +37,35 @@ async function waitFor(condition: () => Promise<boolean>, what: string, timeoutM
   }
 }
 
-const queued = async () => (await db.sql<{ count: number }[]>`select count(*)::int as count from ledger_balance_queue`)[0].count;
+const queued = async () =>
+  (await db.sql<{ count: number }[]>`select count(*)::int as count from ledger_balance_queue`)[0].count;
 
 describe('the balance fold under a crash', () => {
   it('loses and doubles nothing when the server dies mid-fold', async () => {
     tally = await startTally(env());
     let token = await fetchToken(tally.baseUrl, 'fold', 'fold-secret-1234');
-    const call = async (query: string, variables: Record<string, unknown> = {}) => (await gql(tally!.baseUrl, token, query, variables)).body;
+    const call = async (query: string, variables: Record<string, unknown> = {}) =>
+      (await gql(tally!.baseUrl, token, query, variables)).body;
     await call('mutation { createLedger(ik: "crash", ledger: { name: "Crash" }) { __typename } }');
     await call(`mutation { createLedgerAccounts(ledger: { ik: "crash" }, ledgerAccounts: [
       { ik: "cash", name: "Cash", type: asset }, { ik: "users", name: "Users", type: liability, childLedgerAccounts: [{ ik: "u1", name: "U1" }, { ik: "u2", name: "U2" }] }
     ]) { __typename } }`);
-    const post = (ik: string, user: string, amount: number, posted: string) => call(`mutation($ik: SafeString!, $entry: LedgerEntryInput!) {
-      addLedgerEntry(ik: $ik, entry: $entry) { __typename } }`, { ik, entry: { ledger: { ik: 'crash' }, posted, lines: [
-      { account: { path: 'cash' }, amount: String(amount) }, { account: { path: `users/${user}` }, amount: String(amount) }] } });
+    const post = (ik: string, user: string, amount: number, posted: string) =>
+      call(
+        `mutation($ik: SafeString!, $entry: LedgerEntryInput!) {
+      addLedgerEntry(ik: $ik, entry: $entry) { __typename } }`,
+        {
+          ik,
+          entry: {
+            ledger: { ik: 'crash' },
+            posted,
+            lines: [
+              { account: { path: 'cash' }, amount: String(amount) },
+              { account: { path: `users/${user}` }, amount: String(amount) },
+            ],
+          },
+        },
+      );
 
     await post('first', 'u1', 1, '2026-01-01T00:00:00Z');
     await waitFor(async () => (await queued()) === 0, 'the first fold');
@@ -58,17 +77,24 @@ describe('the balance fold under a crash', () => {
                  where a.path = 'cash' for update of b`;
     let expected = 1n;
     for (let batch = 0; batch < 10; batch += 1) {
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => {
-        const n = batch * 10 + i + 2;
-        expected += BigInt(n);
-        return post(`e${n}`, n % 2 === 0 ? 'u1' : 'u2', n, `2026-0${1 + (n % 3)}-1${n % 10}T0${n % 10}:00:00Z`);
-      }));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => {
+          const n = batch * 10 + i + 2;
+          expected += BigInt(n);
+          return post(`e${n}`, n % 2 === 0 ? 'u1' : 'u2', n, `2026-0${1 + (n % 3)}-1${n % 10}T0${n % 10}:00:00Z`);
+        }),
+      );
       for (const result of results) expect(result.data.addLedgerEntry.__typename).toBe('AddLedgerEntryResult');
     }
-    const waiting = async () => (await db.sql`select pid from pg_stat_activity where query like '%foldBalanceQueue%' and wait_event_type = 'Lock'`).length > 0;
+    const waiting = async () =>
+      (
+        await db.sql`select pid from pg_stat_activity where query like '%foldBalanceQueue%' and wait_event_type = 'Lock'`
+      ).length > 0;
     await waitFor(waiting, 'a fold blocked mid-transaction');
     // Reads stay exact while the fold is stuck: stored and queued deltas are summed in one statement.
-    const during = await call('{ ledgerAccount(ledgerAccount: { path: "users", ledger: { ik: "crash" } }) { balance } }');
+    const during = await call(
+      '{ ledgerAccount(ledgerAccount: { path: "users", ledger: { ik: "crash" } }) { balance } }',
+    );
     expect(during.data.ledgerAccount.balance).toBe(expected.toString());
 
     expect(await stopTally(tally, 'SIGKILL')).toBeNull();

@@ -8,7 +8,12 @@ import { startTestServer, type TestServer, type TestWorkspace } from '../support
 let server: TestServer;
 let alice: TestWorkspace;
 
-const coffee = { code: 'coffee', description: 'Coffee', paid_by_roles: [{ name: 'buyer' }], paid_to_roles: [{ name: 'seller' }] };
+const coffee = {
+  code: 'coffee',
+  description: 'Coffee',
+  paid_by_roles: [{ name: 'buyer' }],
+  paid_to_roles: [{ name: 'seller' }],
+};
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -19,9 +24,16 @@ afterAll(() => server?.close());
 describe('bad input gets a typed 4xx and changes nothing', () => {
   const invoice = (lineItem: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
     invoice_id: 'inv-x',
-    line_items: [{
-      description: 'x', product_id: 'coffee', type: 'payin', user: { external_id: 'u1' }, price: { amount: '100' }, ...lineItem,
-    }],
+    line_items: [
+      {
+        description: 'x',
+        product_id: 'coffee',
+        type: 'payin',
+        user: { external_id: 'u1' },
+        price: { amount: '100' },
+        ...lineItem,
+      },
+    ],
     ...extra,
   });
 
@@ -30,11 +42,29 @@ describe('bad input gets a typed 4xx and changes nothing', () => {
     ['a tag key with #', invoice({}, { tags: [{ key: 'a#b', value: 'v' }] }), '/body/tags/0/key'],
     ['a tag value with /', invoice({}, { tags: [{ key: 'k', value: 'a/b' }] }), '/body/tags/0/value'],
     ['a tag key over 50 characters', invoice({}, { tags: [{ key: 'k'.repeat(51), value: 'v' }] }), '/body/tags/0/key'],
-    ['a tag value over 200 characters', invoice({}, { tags: [{ key: 'k', value: 'v'.repeat(201) }] }), '/body/tags/0/value'],
+    [
+      'a tag value over 200 characters',
+      invoice({}, { tags: [{ key: 'k', value: 'v'.repeat(201) }] }),
+      '/body/tags/0/value',
+    ],
     ['quantity 0', invoice({ price: { unit_price: '100', quantity: 0 } }), '/body/line_items/0/price/quantity'],
-    ['an amount with a fraction', invoice({ price: { amount: '10.5' } }), '/body/line_items/0/price/amount', 'invalid_amount'],
-    ['an amount as a JSON number', invoice({ price: { amount: 100 } }), '/body/line_items/0/price/amount', 'invalid_amount'],
-    ['a user with both id and external_id', invoice({ user: { id: 'user_1', external_id: 'u1' } }), '/body/line_items/0/user'],
+    [
+      'an amount with a fraction',
+      invoice({ price: { amount: '10.5' } }),
+      '/body/line_items/0/price/amount',
+      'invalid_amount',
+    ],
+    [
+      'an amount as a JSON number',
+      invoice({ price: { amount: 100 } }),
+      '/body/line_items/0/price/amount',
+      'invalid_amount',
+    ],
+    [
+      'a user with both id and external_id',
+      invoice({ user: { id: 'user_1', external_id: 'u1' } }),
+      '/body/line_items/0/user',
+    ],
   ])('%s → 400 naming %s', async (_label, body, pointer, code = 'invalid_request') => {
     const response = await rest(server.baseUrl, 'POST', '/billing/invoices', { token: alice.token, body });
     expect(response.status).toBe(400);
@@ -46,10 +76,17 @@ describe('bad input gets a typed 4xx and changes nothing', () => {
   });
 
   it.each([
-    ['wrong types', { code: 7, description: ['x'], paid_by_roles: 'buyer' }, ['/body/code', '/body/description', '/body/paid_by_roles']],
+    [
+      'wrong types',
+      { code: 7, description: ['x'], paid_by_roles: 'buyer' },
+      ['/body/code', '/body/description', '/body/paid_by_roles'],
+    ],
     ['an unknown field', { ...coffee, code: 'x1', colour: 'red' }, ['/body/colour']],
-    ['a role reference with both id and name', { ...coffee, code: 'x2', paid_by_roles: [{ id: 'role_1', name: 'buyer' }] },
-      ['/body/paid_by_roles/0']],
+    [
+      'a role reference with both id and name',
+      { ...coffee, code: 'x2', paid_by_roles: [{ id: 'role_1', name: 'buyer' }] },
+      ['/body/paid_by_roles/0'],
+    ],
   ])('a product with %s → 400 listing every violation', async (_label, body, pointers) => {
     const response = await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body });
     expect(response.status).toBe(400);
@@ -61,9 +98,16 @@ describe('bad input gets a typed 4xx and changes nothing', () => {
 
   it.each([
     ['a NUL in the code', { ...coffee, code: 'nul\u0000code' }, '/body/code'],
-    ['an unpaired surrogate in a role name', { ...coffee, code: 'lone', paid_by_roles: [{ name: 'buyer\ud800' }] },
-      '/body/paid_by_roles/0/name'],
-    ['a reversed surrogate pair in the description', { ...coffee, code: 'rev', description: '\udc00\ud83d' }, '/body/description'],
+    [
+      'an unpaired surrogate in a role name',
+      { ...coffee, code: 'lone', paid_by_roles: [{ name: 'buyer\ud800' }] },
+      '/body/paid_by_roles/0/name',
+    ],
+    [
+      'a reversed surrogate pair in the description',
+      { ...coffee, code: 'rev', description: '\udc00\ud83d' },
+      '/body/description',
+    ],
   ])('%s → 400 pointing at it, nothing stored', async (_label, body, pointer) => {
     for (const prefix of ['/billing', '']) {
       // JSON.stringify escapes lone surrogates as \uXXXX, exactly as a hostile client would send them.
@@ -91,14 +135,19 @@ describe('bad input gets a typed 4xx and changes nothing', () => {
   });
 
   it('malformed JSON → 400 malformed_json', async () => {
-    const response = await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: '{"code": "x",' });
+    const response = await rest(server.baseUrl, 'POST', '/billing/products', {
+      token: alice.token,
+      body: '{"code": "x",',
+    });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ code: 'malformed_json', retryable: false });
   });
 
   it('a body that is not JSON → 415 unsupported_media_type', async () => {
     const response = await rest(server.baseUrl, 'POST', '/billing/products', {
-      token: alice.token, body: 'code=x', contentType: 'text/plain',
+      token: alice.token,
+      body: 'code=x',
+      contentType: 'text/plain',
     });
     expect(response.status).toBe(415);
     expect(response.body.code).toBe('unsupported_media_type');
@@ -106,7 +155,8 @@ describe('bad input gets a typed 4xx and changes nothing', () => {
 
   it('a body over 1 MiB → 413 payload_too_large', async () => {
     const response = await rest(server.baseUrl, 'POST', '/billing/products', {
-      token: alice.token, body: { ...coffee, description: 'x'.repeat(1_100_000) },
+      token: alice.token,
+      body: { ...coffee, description: 'x'.repeat(1_100_000) },
     });
     expect(response.status).toBe(413);
     expect(response.body.code).toBe('payload_too_large');
@@ -123,8 +173,12 @@ describe('bad input gets a typed 4xx and changes nothing', () => {
   });
 
   it('an out-of-range reconciliation_status → 400 naming the query parameter', async () => {
-    const response = await rest(server.baseUrl, 'GET', '/billing/transactions?reconciliation_status=maybe', { token: alice.token });
+    const response = await rest(server.baseUrl, 'GET', '/billing/transactions?reconciliation_status=maybe', {
+      token: alice.token,
+    });
     expect(response.status).toBe(400);
-    expect(response.body.details.violations.map((v: { pointer: string }) => v.pointer)).toContain('/query/reconciliation_status');
+    expect(response.body.details.violations.map((v: { pointer: string }) => v.pointer)).toContain(
+      '/query/reconciliation_status',
+    );
   });
 });

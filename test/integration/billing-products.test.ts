@@ -8,7 +8,12 @@ import { startTestServer, type TestServer, type TestWorkspace } from '../support
 let server: TestServer;
 let alice: TestWorkspace;
 
-const coffee = { code: 'coffee', description: 'Coffee', paid_by_roles: [{ name: 'buyer' }], paid_to_roles: [{ name: 'seller' }] };
+const coffee = {
+  code: 'coffee',
+  description: 'Coffee',
+  paid_by_roles: [{ name: 'buyer' }],
+  paid_to_roles: [{ name: 'seller' }],
+};
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -20,13 +25,15 @@ describe('products', () => {
   it('creates roles on first use by name, reuses them, and keeps the given order', async () => {
     const carol = await server.workspace('Carol');
     const first = await rest(server.baseUrl, 'POST', '/billing/products', {
-      token: carol.token, body: { code: 'a', description: 'A', paid_by_roles: [{ name: 'buyer' }, { name: 'agent' }, { name: 'buyer' }] },
+      token: carol.token,
+      body: { code: 'a', description: 'A', paid_by_roles: [{ name: 'buyer' }, { name: 'agent' }, { name: 'buyer' }] },
     });
     expect(first.body.data.paid_by_roles.map((r: { name: string }) => r.name)).toEqual(['buyer', 'agent']);
     expect(first.body.data.paid_to_roles).toEqual([]);
     const buyerId = first.body.data.paid_by_roles[0].id;
     const second = await rest(server.baseUrl, 'POST', '/billing/products', {
-      token: carol.token, body: { code: 'b', description: 'B', paid_to_roles: [{ id: buyerId }] },
+      token: carol.token,
+      body: { code: 'b', description: 'B', paid_to_roles: [{ id: buyerId }] },
     });
     expect(second.body.data.paid_to_roles).toEqual([{ id: buyerId, name: 'buyer' }]);
   });
@@ -58,30 +65,44 @@ describe('products', () => {
       expect(again.headers.get('x-should-retry')).toBe('false');
       expect(again.body).toMatchObject({ code: 'product_code_taken', retryable: false });
     }
-    expect((await rest(server.baseUrl, 'GET', '/billing/products/dup', { token: alice.token })).body).toEqual(before.body);
+    expect((await rest(server.baseUrl, 'GET', '/billing/products/dup', { token: alice.token })).body).toEqual(
+      before.body,
+    );
     // The refused create named a new role: it was not created.
-    const roles = (await rest(server.baseUrl, 'GET', '/billing/products', { token: alice.token })).body.data
-      .flatMap((p: { paid_to_roles: { name: string }[] }) => p.paid_to_roles.map((r) => r.name));
+    const roles = (await rest(server.baseUrl, 'GET', '/billing/products', { token: alice.token })).body.data.flatMap(
+      (p: { paid_to_roles: { name: string }[] }) => p.paid_to_roles.map((r) => r.name),
+    );
     expect(roles).not.toContain('dup-only-role');
   });
 
   it('checks the code before the roles: an existing code with an unknown role id is 409', async () => {
-    await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: { ...coffee, code: 'first-key' } });
+    await rest(server.baseUrl, 'POST', '/billing/products', {
+      token: alice.token,
+      body: { ...coffee, code: 'first-key' },
+    });
     const response = await rest(server.baseUrl, 'POST', '/billing/products', {
-      token: alice.token, body: { ...coffee, code: 'first-key', paid_to_roles: [{ id: 'role_01m6dgxjc0r4pdzqbshpw618st' }] },
+      token: alice.token,
+      body: { ...coffee, code: 'first-key', paid_to_roles: [{ id: 'role_01m6dgxjc0r4pdzqbshpw618st' }] },
     });
     expect([response.status, response.body.code]).toEqual([409, 'product_code_taken']);
   });
 
   it('creates exactly one product when the same code races: identical bodies replay, another body is refused', async () => {
-    const same = await Promise.all(Array.from({ length: 6 }, () =>
-      rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: { ...coffee, code: 'race' } })));
+    const same = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: { ...coffee, code: 'race' } }),
+      ),
+    );
     expect(same.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
     expect(new Set(same.map((r) => r.body.data.id)).size).toBe(1);
-    const mixed = await Promise.all(Array.from({ length: 6 }, (_, i) =>
-      rest(server.baseUrl, 'POST', '/billing/products', {
-        token: alice.token, body: { ...coffee, code: 'race-2', description: `Coffee ${i % 2}` },
-      })));
+    const mixed = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        rest(server.baseUrl, 'POST', '/billing/products', {
+          token: alice.token,
+          body: { ...coffee, code: 'race-2', description: `Coffee ${i % 2}` },
+        }),
+      ),
+    );
     const created = mixed.filter((r) => r.status === 201);
     expect(created).toHaveLength(1);
     mixed.forEach((r, i) => {

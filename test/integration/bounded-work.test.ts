@@ -68,10 +68,14 @@ describe('requests in flight per workspace', () => {
 
   it('gives every slot back, whatever the outcome', async () => {
     for (let i = 0; i < 5; i++) {
-      expect((await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: { code: 7 } })).status).toBe(400);
+      expect(
+        (await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: { code: 7 } })).status,
+      ).toBe(400);
       expect((await gql(server.baseUrl, alice.token, '{ nope }')).body.errors).toHaveLength(1);
     }
-    const burst = await Promise.all([1, 2].map(() => rest(server.baseUrl, 'GET', '/billing/products', { token: alice.token })));
+    const burst = await Promise.all(
+      [1, 2].map(() => rest(server.baseUrl, 'GET', '/billing/products', { token: alice.token })),
+    );
     expect(burst.map((r) => r.status)).toEqual([200, 200]);
   });
 });
@@ -81,7 +85,12 @@ describe('time budget', () => {
 
   beforeAll(async () => {
     const sql = connect(server.db.url, { max: 4, statementTimeoutMs: 300 });
-    const app = await createApp({ sql, signingKey: await tokenSigningKey(sql), tokenTtlSeconds: 3600, log: silentLogger });
+    const app = await createApp({
+      sql,
+      signingKey: await tokenSigningKey(sql),
+      tokenTtlSeconds: 3600,
+      log: silentLogger,
+    });
     const listening = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => listening.once('listening', resolve));
     budgeted = { server: listening, sql, url: `http://127.0.0.1:${(listening.address() as AddressInfo).port}` };

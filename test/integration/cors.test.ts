@@ -21,9 +21,14 @@ afterAll(async () => {
 
 describe('CORS', () => {
   it('answers a preflight from a local page on any port', async () => {
-    const response = await fetch(`${server.baseUrl}/billing/products`, { method: 'OPTIONS', headers: {
-      origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization',
-    } });
+    const response = await fetch(`${server.baseUrl}/billing/products`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(response.headers.get('access-control-allow-headers')).toContain('authorization');
@@ -53,7 +58,9 @@ describe('CORS', () => {
 
   it('follows CORS_ORIGINS: exact origins and subdomain patterns', async () => {
     const allowed = async (origin: string) =>
-      (await fetch(`${configured.baseUrl}/healthz`, { headers: { origin } })).headers.get('access-control-allow-origin');
+      (await fetch(`${configured.baseUrl}/healthz`, { headers: { origin } })).headers.get(
+        'access-control-allow-origin',
+      );
     expect(await allowed('https://app.example.com')).toBe('https://app.example.com');
     expect(await allowed('https://pr-12.preview.example.com')).toBe('https://pr-12.preview.example.com');
     expect(await allowed('http://localhost:5173')).toBeNull();

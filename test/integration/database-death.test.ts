@@ -21,7 +21,8 @@ import { fetchToken } from '../support/token.js';
 const { running, databases, temporaryFolder, tallyOnOwnPostgres } = outageScope('tally-death-');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const ready = async (baseUrl: string) => (await fetch(`${baseUrl}/readyz`, { headers: { connection: 'close' } })).status === 200;
+const ready = async (baseUrl: string) =>
+  (await fetch(`${baseUrl}/readyz`, { headers: { connection: 'close' } })).status === 200;
 const alive = (tally: TallyProcess) => tally.child.exitCode === null && tally.child.signalCode === null;
 
 const LINES = '[{ account: { path: "cash" }, amount: "1" }, { account: { path: "deposits" }, amount: "1" }]';
@@ -35,9 +36,13 @@ const STRONG = '{ ownBalanceUpdates: strong, totalBalanceUpdates: strong }';
 
 async function seedLedger(baseUrl: string, token: string) {
   await gql(baseUrl, token, 'mutation { createLedger(ik: "main", ledger: { name: "Main" }) { __typename } }');
-  const accounts = await gql(baseUrl, token, `mutation { createLedgerAccounts(ledger: { ik: "main" }, ledgerAccounts: [
+  const accounts = await gql(
+    baseUrl,
+    token,
+    `mutation { createLedgerAccounts(ledger: { ik: "main" }, ledgerAccounts: [
     { ik: "cash", name: "Cash", type: asset, consistencyConfig: ${STRONG} },
-    { ik: "deposits", name: "Deposits", type: liability, consistencyConfig: ${STRONG} }]) { __typename } }`);
+    { ik: "deposits", name: "Deposits", type: liability, consistencyConfig: ${STRONG} }]) { __typename } }`,
+  );
   expect(accounts.body.data.createLedgerAccounts.__typename).toBe('CreateLedgerAccountsResult');
 }
 
@@ -49,8 +54,16 @@ async function writeOnce({ baseUrl, token }: Tally, client: number, n: number): 
   const ik = `c${client}-${n}`;
   try {
     if (n % 3 === 0) {
-      const entries = [0, 1].map((i) => ({ ik: `${ik}-${i}`, entry: { ledger: { ik: 'main' }, lines: [
-        { account: { path: 'cash' }, amount: '1' }, { account: { path: 'deposits' }, amount: '1' }] } }));
+      const entries = [0, 1].map((i) => ({
+        ik: `${ik}-${i}`,
+        entry: {
+          ledger: { ik: 'main' },
+          lines: [
+            { account: { path: 'cash' }, amount: '1' },
+            { account: { path: 'deposits' }, amount: '1' },
+          ],
+        },
+      }));
       const { body } = await gql(baseUrl, token, POST_BATCH, { entries });
       return outcomeOf(body.data?.addLedgerEntries ?? { __typename: `errors:${body.errors?.[0]?.extensions?.code}` });
     }
@@ -59,8 +72,16 @@ async function writeOnce({ baseUrl, token }: Tally, client: number, n: number): 
       return outcomeOf(body.data?.addLedgerEntry ?? { __typename: `errors:${body.errors?.[0]?.extensions?.code}` });
     }
     const response = await fetch(`${baseUrl}/billing/transactions`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ external_id: ik, account: { external_id: 'bank' }, amount: '100', currency: 'USD', posted: '2026-11-25T10:00:00Z', allocations: [] }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        external_id: ik,
+        account: { external_id: 'bank' },
+        amount: '100',
+        currency: 'USD',
+        posted: '2026-11-25T10:00:00Z',
+        allocations: [],
+      }),
     });
     const body = (await response.json()) as { code?: string; retryable?: boolean };
     return response.status < 300 ? 'written' : `${response.status} ${body.code}${body.retryable ? ' retryable' : ''}`;
@@ -85,12 +106,19 @@ function startLoad(tally: Tally, clients: number) {
       if (outcome !== 'written') await sleep(20);
     }
   });
-  return { outcomes, async stop() { stopping = true; await Promise.all(loops); } };
+  return {
+    outcomes,
+    async stop() {
+      stopping = true;
+      await Promise.all(loops);
+    },
+  };
 }
 
 /** Answers a client may meet while the database is away: a written outcome, or a typed retryable refusal. */
 function unexpected(outcomes: Tallies): string[] {
-  const acceptable = /^(written|InternalError service_unavailable retryable|errors:service_unavailable|503 service_unavailable retryable|transport (ECONNRESET|UND_ERR_SOCKET))$/;
+  const acceptable =
+    /^(written|InternalError service_unavailable retryable|errors:service_unavailable|503 service_unavailable retryable|transport (ECONNRESET|UND_ERR_SOCKET))$/;
   return Object.keys(outcomes).filter((outcome) => !acceptable.test(outcome));
 }
 
@@ -112,17 +140,36 @@ describe('PostgreSQL dying under load', () => {
       held = await observer.reserve();
       await held`begin`;
       await held`select 1 from ledger_account_balances for update`;
-      const pending = gql(tally.baseUrl, token, POST_BATCH, { entries: [0, 1].map((i) => ({ ik: `blocked-${i}`, entry: {
-        ledger: { ik: 'main' }, lines: [{ account: { path: 'cash' }, amount: '1' }, { account: { path: 'deposits' }, amount: '1' }] } })) });
+      const pending = gql(tally.baseUrl, token, POST_BATCH, {
+        entries: [0, 1].map((i) => ({
+          ik: `blocked-${i}`,
+          entry: {
+            ledger: { ik: 'main' },
+            lines: [
+              { account: { path: 'cash' }, amount: '1' },
+              { account: { path: 'deposits' }, amount: '1' },
+            ],
+          },
+        })),
+      });
       let waiting: { pid: number }[] = [];
-      await until(async () => {
-        waiting = await observer`select pid from pg_stat_activity where application_name = 'tally' and wait_event_type = 'Lock'`;
-        return waiting.length > 0;
-      }, 'the batch to wait for the held rows', 10_000);
+      await until(
+        async () => {
+          waiting =
+            await observer`select pid from pg_stat_activity where application_name = 'tally' and wait_event_type = 'Lock'`;
+          return waiting.length > 0;
+        },
+        'the batch to wait for the held rows',
+        10_000,
+      );
       await observer`select pg_terminate_backend(pid) from pg_stat_activity where pid in ${observer(waiting.map((row) => row.pid))}`;
 
       const answer = await pending;
-      expect(answer.body.data.addLedgerEntries).toEqual({ __typename: 'InternalError', code: 'service_unavailable', retryable: true });
+      expect(answer.body.data.addLedgerEntries).toEqual({
+        __typename: 'InternalError',
+        code: 'service_unavailable',
+        retryable: true,
+      });
       await held`rollback`;
       await sleep(200);
       expect(alive(tally)).toBe(true);
@@ -150,7 +197,11 @@ describe('PostgreSQL dying under load', () => {
     await start();
     await until(() => ready(tally.baseUrl), 'readyz after PostgreSQL returned');
     const writtenBefore = load.outcomes.written ?? 0;
-    await until(async () => (load.outcomes.written ?? 0) > writtenBefore + 30, 'writes after PostgreSQL returned', 20_000);
+    await until(
+      async () => (load.outcomes.written ?? 0) > writtenBefore + 30,
+      'writes after PostgreSQL returned',
+      20_000,
+    );
     await load.stop();
 
     expect(alive(tally)).toBe(true);
@@ -160,7 +211,12 @@ describe('PostgreSQL dying under load', () => {
   }, 120_000);
 
   it('the embedded PostgreSQL killed under load is restarted by Tally, which keeps serving', async () => {
-    const tally = await startTally({ DATABASE_URL: '', TALLY_DATA_DIR: temporaryFolder(), BOOTSTRAP_CLIENT_ID: 'boot', BOOTSTRAP_CLIENT_SECRET: 'boot-secret' });
+    const tally = await startTally({
+      DATABASE_URL: '',
+      TALLY_DATA_DIR: temporaryFolder(),
+      BOOTSTRAP_CLIENT_ID: 'boot',
+      BOOTSTRAP_CLIENT_SECRET: 'boot-secret',
+    });
     running.push(tally);
     const token = await fetchToken(tally.baseUrl, 'boot', 'boot-secret');
     await seedLedger(tally.baseUrl, token);
@@ -170,7 +226,11 @@ describe('PostgreSQL dying under load', () => {
     // Every PostgreSQL process at once, as an OOM killer or a crashed host would.
     const dataDir = /\(data: ([^)]+)\)/.exec(tally.output())![1];
     const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const backends = fs.readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8').trim().split(/\s+/).map(Number);
+    const backends = fs
+      .readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     for (const pid of [postmaster, ...backends]) process.kill(pid, 'SIGKILL');
 
     await until(async () => tally.output().includes('embedded PostgreSQL restarted'), 'the embedded restart');
@@ -192,12 +252,20 @@ describe('PostgreSQL dying under load', () => {
     await first.stop();
 
     const httpPort = await freePort();
-    const child = spawnTally({ DATABASE_URL: url, BOOTSTRAP_CLIENT_ID: 'boot', BOOTSTRAP_CLIENT_SECRET: 'boot-secret' }, httpPort);
+    const child = spawnTally(
+      { DATABASE_URL: url, BOOTSTRAP_CLIENT_ID: 'boot', BOOTSTRAP_CLIENT_SECRET: 'boot-secret' },
+      httpPort,
+    );
     let output = '';
-    child.stdout!.on('data', (chunk) => { output += chunk; });
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+    });
     running.push({ child, baseUrl: `http://127.0.0.1:${httpPort}`, port: httpPort, output: () => output });
     const baseUrl = `http://127.0.0.1:${httpPort}`;
-    await until(async () => output.includes('the database is not reachable yet'), 'the server to wait for its database');
+    await until(
+      async () => output.includes('the database is not reachable yet'),
+      'the server to wait for its database',
+    );
     const waiting = await fetch(`${baseUrl}/readyz`);
     expect(waiting.status).toBe(503);
     expect(await waiting.json()).toMatchObject({ code: 'service_unavailable', retryable: true });

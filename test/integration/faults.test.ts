@@ -15,9 +15,13 @@ const ready = async (baseUrl: string) => (await fetch(`${baseUrl}/readyz`)).stat
 
 function graphql(baseUrl: string, token: string, query: string) {
   return fetch(`${baseUrl}/graphql`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ query }),
-  }).then(async (response) => ({ status: response.status, body: (await response.json()) as { data?: any; errors?: any[] } }));
+  }).then(async (response) => ({
+    status: response.status,
+    body: (await response.json()) as { data?: any; errors?: any[] },
+  }));
 }
 
 describe('while the database is unreachable', () => {
@@ -27,7 +31,9 @@ describe('while the database is unreachable', () => {
     const auth = { authorization: `Bearer ${token}` };
     // `connection: close` leaves no idle keep-alive socket behind: stopping PostgreSQL can take
     // longer than the server's keep-alive, and reusing a socket it just closed is ECONNRESET.
-    expect((await fetch(`${tally.baseUrl}/billing/products`, { headers: { ...auth, connection: 'close' } })).status).toBe(200);
+    expect(
+      (await fetch(`${tally.baseUrl}/billing/products`, { headers: { ...auth, connection: 'close' } })).status,
+    ).toBe(200);
 
     await database.stop();
 
@@ -38,22 +44,40 @@ describe('while the database is unreachable', () => {
     expect(products.headers.get('retry-after')).toBe('1');
     const query = await graphql(tally.baseUrl, token, '{ ledgers { nodes { id } } }');
     expect(query.body.errors?.[0]?.extensions).toMatchObject({ code: 'service_unavailable', retryable: true });
-    const mutation = await graphql(tally.baseUrl, token,
-      'mutation { createLedger(ik: "down", ledger: { name: "D" }) { __typename ... on InternalError { code retryable } } }');
-    expect(mutation.body.data.createLedger).toEqual({ __typename: 'InternalError', code: 'service_unavailable', retryable: true });
+    const mutation = await graphql(
+      tally.baseUrl,
+      token,
+      'mutation { createLedger(ik: "down", ledger: { name: "D" }) { __typename ... on InternalError { code retryable } } }',
+    );
+    expect(mutation.body.data.createLedger).toEqual({
+      __typename: 'InternalError',
+      code: 'service_unavailable',
+      retryable: true,
+    });
     const tokenRequest = await fetch(`${tally.baseUrl}/oauth2/token`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from('boot:boot-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from('boot:boot-secret').toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'grant_type=client_credentials',
     });
     expect(tokenRequest.status).toBe(503);
-    expect(await tokenRequest.json()).toMatchObject({ error: 'temporarily_unavailable', code: 'service_unavailable', retryable: true });
+    expect(await tokenRequest.json()).toMatchObject({
+      error: 'temporarily_unavailable',
+      code: 'service_unavailable',
+      retryable: true,
+    });
     expect((await fetch(`${tally.baseUrl}/readyz`)).status).toBe(503);
 
     await start();
     await until(() => ready(tally.baseUrl), 'readyz after the database returned');
     expect((await fetch(`${tally.baseUrl}/billing/products`, { headers: auth })).status).toBe(200);
-    const created = await graphql(tally.baseUrl, token, 'mutation { createLedger(ik: "up", ledger: { name: "U" }) { __typename } }');
+    const created = await graphql(
+      tally.baseUrl,
+      token,
+      'mutation { createLedger(ik: "up", ledger: { name: "U" }) { __typename } }',
+    );
     expect(created.body.data.createLedger.__typename).toBe('CreateLedgerResult');
     expect(await stopTally(tally)).toBe(0);
   }, 120_000);
@@ -61,7 +85,12 @@ describe('while the database is unreachable', () => {
 
 describe('the embedded database has one owner', () => {
   it('shares it with the admin CLI, refuses a second server, survives its PostgreSQL being killed, and recovers from a kill -9', async () => {
-    const env = { DATABASE_URL: '', TALLY_DATA_DIR: temporaryFolder(), BOOTSTRAP_CLIENT_ID: 'boot', BOOTSTRAP_CLIENT_SECRET: 'boot-secret' };
+    const env = {
+      DATABASE_URL: '',
+      TALLY_DATA_DIR: temporaryFolder(),
+      BOOTSTRAP_CLIENT_ID: 'boot',
+      BOOTSTRAP_CLIENT_SECRET: 'boot-secret',
+    };
     const first = await startTally(env);
     running.push(first);
     const token = await fetchToken(first.baseUrl, 'boot', 'boot-secret');

@@ -35,13 +35,17 @@ describe('requests that are not valid HTTP', () => {
   it('get a typed 400 in the catalogue shape, not a bare answer', async () => {
     const { port, hostname } = new URL(server.baseUrl);
     const raw = await new Promise<string>((resolve) => {
-      const socket = net.connect(Number(port), hostname,
-        () => socket.write('GET /billing/products HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
+      const socket = net.connect(Number(port), hostname, () =>
+        socket.write('GET /billing/products HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'),
+      );
       let text = '';
       socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
       socket.on('close', () => resolve(text));
     });
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
-    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'invalid_request', retryable: false });
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      code: 'invalid_request',
+      retryable: false,
+    });
   });
 });

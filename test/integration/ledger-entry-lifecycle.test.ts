@@ -56,8 +56,12 @@ afterAll(() => server?.close());
 async function call(query: string, variables?: Record<string, unknown>) {
   return (await gql(server.baseUrl, workspace.token, query, variables)).body;
 }
-const lines = (from: string, to: string, amount: string) => [{ account: { path: from }, amount }, { account: { path: to }, amount }];
-const post = async (ik: string, entry: Record<string, unknown>) => (await call(POST, { ik, entry: { ledger, ...entry } })).data.addLedgerEntry;
+const lines = (from: string, to: string, amount: string) => [
+  { account: { path: from }, amount },
+  { account: { path: to }, amount },
+];
+const post = async (ik: string, entry: Record<string, unknown>) =>
+  (await call(POST, { ik, entry: { ledger, ...entry } })).data.addLedgerEntry;
 const entryIks = async (filter?: Record<string, unknown>) => {
   const body = await call(ENTRIES, { filter, first: 200 });
   expect(body.errors).toBeUndefined();
@@ -67,11 +71,21 @@ const balance = async (path: string) => (await call(BALANCE, { path })).data.led
 
 describe('entry and line lists', () => {
   it('list entries newest posted first, filtered by posted, date, tags and type', async () => {
-    await post('jan', { lines: lines('bank', 'alice', '100'), posted: '2026-01-15T10:00:00Z', tags: [{ key: 'kind', value: 'deposit' }] });
-    await post('feb', { lines: lines('bank', 'bob', '200'), posted: '2026-02-01T02:00:00Z', tags: [{ key: 'kind', value: 'wire' }] });
+    await post('jan', {
+      lines: lines('bank', 'alice', '100'),
+      posted: '2026-01-15T10:00:00Z',
+      tags: [{ key: 'kind', value: 'deposit' }],
+    });
+    await post('feb', {
+      lines: lines('bank', 'bob', '200'),
+      posted: '2026-02-01T02:00:00Z',
+      tags: [{ key: 'kind', value: 'wire' }],
+    });
     await post('mar', { lines: lines('bank', 'alice', '300'), posted: '2026-03-31T23:30:00Z' });
     expect(await entryIks()).toEqual(['mar', 'feb', 'jan']);
-    expect(await entryIks({ posted: { after: '2026-01-31T00:00:00Z', before: '2026-03-01T00:00:00Z' } })).toEqual(['feb']);
+    expect(await entryIks({ posted: { after: '2026-01-31T00:00:00Z', before: '2026-03-01T00:00:00Z' } })).toEqual([
+      'feb',
+    ]);
     expect(await entryIks({ date: { equalTo: '2026-02-01' } })).toEqual(['feb']);
     expect(await entryIks({ date: { within: '2026-03' } })).toEqual(['mar']);
     expect(await entryIks({ tag: { keyEqualTo: 'kind' } })).toEqual(['feb', 'jan']);
@@ -81,12 +95,17 @@ describe('entry and line lists', () => {
   });
 
   it('honours the ledger offset only in withinBalanceUTCOffset', async () => {
-    await call('mutation { createLedger(ik: "india", ledger: { name: "India", balanceUTCOffset: "+05:30" }) { __typename } }');
+    await call(
+      'mutation { createLedger(ik: "india", ledger: { name: "India", balanceUTCOffset: "+05:30" }) { __typename } }',
+    );
     const ENTRIES_IN = ENTRIES.replace('"books"', '"india"');
     await call(`mutation { createLedgerAccounts(ledger: { ik: "india" }, ledgerAccounts: [
       { ik: "cash", name: "Cash", type: asset }, { ik: "owed", name: "Owed", type: liability }]) { __typename } }`);
     // 2026-03-31T19:00Z is already April 1st in India.
-    await call(POST, { ik: 'late', entry: { ledger: { ik: 'india' }, lines: lines('cash', 'owed', '5'), posted: '2026-03-31T19:00:00Z' } });
+    await call(POST, {
+      ik: 'late',
+      entry: { ledger: { ik: 'india' }, lines: lines('cash', 'owed', '5'), posted: '2026-03-31T19:00:00Z' },
+    });
     const within = async (filter: Record<string, unknown>) =>
       (await call(ENTRIES_IN, { filter })).data.ledger.ledgerEntries.nodes.map((e: { ik: string }) => e.ik);
     expect(await within({ date: { within: '2026-03' } })).toEqual(['late']);
@@ -102,7 +121,13 @@ describe('entry and line lists', () => {
     const seen: string[] = [];
     let after: string | undefined;
     for (;;) {
-      const page = (await call(ENTRIES, { filter: { posted: { after: '2026-05-05T00:00:00Z', before: '2026-05-06T00:00:00Z' } }, first: 3, after })).data.ledger.ledgerEntries;
+      const page = (
+        await call(ENTRIES, {
+          filter: { posted: { after: '2026-05-05T00:00:00Z', before: '2026-05-06T00:00:00Z' } },
+          first: 3,
+          after,
+        })
+      ).data.ledger.ledgerEntries;
       seen.push(...page.nodes.map((node: { ik: string }) => node.ik));
       if (!page.pageInfo.hasNextPage) break;
       after = page.pageInfo.endCursor;
@@ -111,70 +136,117 @@ describe('entry and line lists', () => {
   });
 
   it('list lines by account, path pattern, currency and direction, and refuse a list without an account', async () => {
-    const alice = (await call(LINES, { filter: { ledgerAccount: { equalTo: { path: 'alice' } } } })).data.ledger.lines.nodes;
+    const alice = (await call(LINES, { filter: { ledgerAccount: { equalTo: { path: 'alice' } } } })).data.ledger.lines
+      .nodes;
     expect(alice.map((l: { amount: string }) => l.amount)).toEqual(['300', '100']);
-    const bankDebits = (await call(LINES, { filter: { path: { matches: 'ban*' }, type: { equalTo: 'debit' } } })).data.ledger.lines.nodes;
-    expect(bankDebits.every((l: { type: string; account: { path: string } }) => l.type === 'debit' && l.account.path === 'bank')).toBe(true);
+    const bankDebits = (await call(LINES, { filter: { path: { matches: 'ban*' }, type: { equalTo: 'debit' } } })).data
+      .ledger.lines.nodes;
+    expect(
+      bankDebits.every(
+        (l: { type: string; account: { path: string } }) => l.type === 'debit' && l.account.path === 'bank',
+      ),
+    ).toBe(true);
     const none = await call(LINES, { filter: { currency: { equalTo: { code: 'USD' } } } });
     expect(none.errors![0].extensions.code).toBe('invalid_input_provided');
-    const own = await call('{ ledgerAccount(ledgerAccount: { path: "bob", ledger: { ik: "books" } }) { lines(first: 2) { nodes { amount } } ledgerEntries(first: 1) { nodes { ik } } } }');
+    const own = await call(
+      '{ ledgerAccount(ledgerAccount: { path: "bob", ledger: { ik: "books" } }) { lines(first: 2) { nodes { amount } } ledgerEntries(first: 1) { nodes { ik } } } }',
+    );
     expect(own.data.ledgerAccount.lines.nodes).toHaveLength(2);
     expect(own.data.ledgerAccount.ledgerEntries.nodes[0].ik).toMatch(/^same-/);
   });
 
   it('refuses a cursor from another list', async () => {
     const page = (await call(ENTRIES, { first: 1 })).data.ledger.ledgerEntries;
-    const foreign = await call('query($after: String) { ledger(ledger: { ik: "other" }) { ledgerEntries(after: $after) { nodes { id } } } }', { after: page.pageInfo.endCursor });
+    const foreign = await call(
+      'query($after: String) { ledger(ledger: { ik: "other" }) { ledgerEntries(after: $after) { nodes { id } } } }',
+      { after: page.pageInfo.endCursor },
+    );
     expect(foreign.errors![0].extensions.code).toBe('invalid_input_provided');
   });
 });
 
 describe('reversal and repost', () => {
   it('reverses an entry: negated lines, balances restored, both hidden, a second reversal is a replay', async () => {
-    const original = await post('refund-me', { lines: lines('bank', 'alice', '40'), tags: [{ key: 'kind', value: 'refund' }] });
+    const original = await post('refund-me', {
+      lines: lines('bank', 'alice', '40'),
+      tags: [{ key: 'kind', value: 'refund' }],
+    });
     const before = await balance('alice');
     const reversed = (await call(REVERSE, { id: original.entry.id })).data.reverseLedgerEntry;
     expect(reversed).toMatchObject({
       isIkReplay: false,
-      reversedLedgerEntry: { id: original.entry.id, isReversed: true, hidden: true, reversedBy: { id: reversed.reversingLedgerEntry.id } },
-      reversingLedgerEntry: { ik: 'refund-me', isReversal: true, hidden: true, reversalPosition: 2, reverses: { id: original.entry.id } },
+      reversedLedgerEntry: {
+        id: original.entry.id,
+        isReversed: true,
+        hidden: true,
+        reversedBy: { id: reversed.reversingLedgerEntry.id },
+      },
+      reversingLedgerEntry: {
+        ik: 'refund-me',
+        isReversal: true,
+        hidden: true,
+        reversalPosition: 2,
+        reverses: { id: original.entry.id },
+      },
     });
     expect(reversed.reversingLedgerEntry.lines.nodes.map((l: { amount: string }) => l.amount)).toEqual(['-40', '-40']);
     expect(reversed.reversingLedgerEntry.lines.nodes[0].reverses.id).toBe(original.lines[0].id);
     expect(BigInt(await balance('alice'))).toBe(BigInt(before) - 40n);
     expect(await entryIks({ tag: { keyEqualTo: 'kind' } })).not.toContain('refund-me');
-    expect(await entryIks({ tag: { equalTo: { key: 'kind', value: 'refund' } }, showHidden: true })).toEqual(['refund-me', 'refund-me']);
+    expect(await entryIks({ tag: { equalTo: { key: 'kind', value: 'refund' } }, showHidden: true })).toEqual([
+      'refund-me',
+      'refund-me',
+    ]);
 
     const again = (await call(REVERSE, { id: original.entry.id })).data.reverseLedgerEntry;
     expect(again).toMatchObject({ isIkReplay: true, reversingLedgerEntry: { id: reversed.reversingLedgerEntry.id } });
     const ofReversal = (await call(REVERSE, { id: reversed.reversingLedgerEntry.id })).data.reverseLedgerEntry;
     expect(ofReversal.isIkReplay).toBe(true);
     expect(BigInt(await balance('alice'))).toBe(BigInt(before) - 40n);
-    expect((await call(REVERSE, { id: 'ent_missing' })).data.reverseLedgerEntry).toEqual({ __typename: 'BadRequestError', code: 'ledger_entry_not_found' });
+    expect((await call(REVERSE, { id: 'ent_missing' })).data.reverseLedgerEntry).toEqual({
+      __typename: 'BadRequestError',
+      code: 'ledger_entry_not_found',
+    });
   });
 
   it('reposts under the same ik after a reversal, and lists the whole chain in history', async () => {
     const repost = await post('refund-me', { lines: lines('bank', 'alice', '35') });
     expect(repost).toMatchObject({ __typename: 'AddLedgerEntryResult', isIkReplay: false });
-    expect(await post('refund-me', { lines: lines('bank', 'alice', '35') })).toMatchObject({ isIkReplay: true, entry: { id: repost.entry.id } });
-    const history = await call('{ ledgerEntryHistory(ledgerEntry: { ik: "refund-me", ledger: { ik: "books" } }) { nodes { reversalPosition isReversal isReversed } } }');
+    expect(await post('refund-me', { lines: lines('bank', 'alice', '35') })).toMatchObject({
+      isIkReplay: true,
+      entry: { id: repost.entry.id },
+    });
+    const history = await call(
+      '{ ledgerEntryHistory(ledgerEntry: { ik: "refund-me", ledger: { ik: "books" } }) { nodes { reversalPosition isReversal isReversed } } }',
+    );
     expect(history.data.ledgerEntryHistory.nodes).toEqual([
       { reversalPosition: 1, isReversal: false, isReversed: true },
       { reversalPosition: 2, isReversal: true, isReversed: false },
       { reversalPosition: 3, isReversal: false, isReversed: false },
     ]);
-    const line = await call('query($id: ID!) { ledgerLine(ledgerLine: { id: $id }) { amount ledgerEntry { reversalPosition } } }', { id: repost.lines[0].id });
+    const line = await call(
+      'query($id: ID!) { ledgerLine(ledgerLine: { id: $id }) { amount ledgerEntry { reversalPosition } } }',
+      { id: repost.lines[0].id },
+    );
     expect(line.data.ledgerLine).toEqual({ amount: '35', ledgerEntry: { reversalPosition: 3 } });
     expect((await call('{ ledgerLine(ledgerLine: { id: "line_nope" }) { id } }')).data.ledgerLine).toBeNull();
   });
 });
 
 describe('addLedgerEntries', () => {
-  const item = (ik: string, amount: string, extra: Record<string, unknown> = {}) => ({ ik, entry: { ledger, lines: lines('bank', 'bob', amount), ...extra } });
+  const item = (ik: string, amount: string, extra: Record<string, unknown> = {}) => ({
+    ik,
+    entry: { ledger, lines: lines('bank', 'bob', amount), ...extra },
+  });
 
   it('posts every entry in order, and a retry reports each replay', async () => {
     const first = (await call(BATCH, { entries: [item('b-1', '7'), item('b-2', '8')] })).data.addLedgerEntries;
-    expect(first.results.map((r: { isIkReplay: boolean; entry: { ik: string } }) => [r.entry.ik, r.isIkReplay])).toEqual([['b-1', false], ['b-2', false]]);
+    expect(
+      first.results.map((r: { isIkReplay: boolean; entry: { ik: string } }) => [r.entry.ik, r.isIkReplay]),
+    ).toEqual([
+      ['b-1', false],
+      ['b-2', false],
+    ]);
     const retry = (await call(BATCH, { entries: [item('b-1', '7'), item('b-3', '9')] })).data.addLedgerEntries;
     expect(retry.results.map((r: { isIkReplay: boolean }) => r.isIkReplay)).toEqual([true, false]);
     expect(retry.results[0].entry.id).toBe(first.results[0].entry.id);
@@ -182,15 +254,38 @@ describe('addLedgerEntries', () => {
 
   it('posts nothing when one entry fails, and names each failing entry', async () => {
     const before = await balance('bob');
-    const failing = (await call(BATCH, { entries: [item('c-1', '5'), item('c-2', '5', { lines: [{ account: { path: 'bank' }, amount: '5' }] }), item('c-3', '5', { lines: lines('bank', 'nobody', '5') })] })).data.addLedgerEntries;
+    const failing = (
+      await call(BATCH, {
+        entries: [
+          item('c-1', '5'),
+          item('c-2', '5', { lines: [{ account: { path: 'bank' }, amount: '5' }] }),
+          item('c-3', '5', { lines: lines('bank', 'nobody', '5') }),
+        ],
+      })
+    ).data.addLedgerEntries;
     expect(failing).toMatchObject({
-      __typename: 'AddLedgerEntriesError', code: 'ledger_entry_batch_operation_failed',
-      errors: [{ ik: 'c-2', code: 'entry_unbalanced' }, { ik: 'c-3', code: 'ledger_account_not_found' }],
+      __typename: 'AddLedgerEntriesError',
+      code: 'ledger_entry_batch_operation_failed',
+      errors: [
+        { ik: 'c-2', code: 'entry_unbalanced' },
+        { ik: 'c-3', code: 'ledger_account_not_found' },
+      ],
     });
-    const condition = (await call(BATCH, { entries: [item('d-1', '5'), item('d-2', '-1', {
-      lines: lines('bank', 'bob', '-1000000'), conditions: [{ account: { path: 'bob' }, postcondition: { ownBalance: { gte: '0' } } }],
-    })] })).data.addLedgerEntries;
-    expect(condition).toMatchObject({ __typename: 'AddLedgerEntriesError', errors: [{ ik: 'd-2', code: 'entry_condition_failed' }] });
+    const condition = (
+      await call(BATCH, {
+        entries: [
+          item('d-1', '5'),
+          item('d-2', '-1', {
+            lines: lines('bank', 'bob', '-1000000'),
+            conditions: [{ account: { path: 'bob' }, postcondition: { ownBalance: { gte: '0' } } }],
+          }),
+        ],
+      })
+    ).data.addLedgerEntries;
+    expect(condition).toMatchObject({
+      __typename: 'AddLedgerEntriesError',
+      errors: [{ ik: 'd-2', code: 'entry_condition_failed' }],
+    });
     expect(await balance('bob')).toBe(before);
     expect(await entryIks()).not.toContain('c-1');
     expect(await entryIks()).not.toContain('d-1');
@@ -199,10 +294,21 @@ describe('addLedgerEntries', () => {
   it.each([
     ['an empty batch', [], 'invalid_input_provided'],
     ['one ik twice', [item('e-1', '1'), item('e-1', '1')], 'invalid_input_provided'],
-    ['entries of two ledgers', [item('e-2', '1'), { ik: 'e-3', entry: { ledger: { ik: 'other' }, lines: lines('bank', 'bob', '1') } }], 'invalid_input_provided'],
-    ['more than 30 lines in all', Array.from({ length: 16 }, (_, i) => item(`e-many-${i}`, '1')), 'ledger_entry_too_many_lines'],
+    [
+      'entries of two ledgers',
+      [item('e-2', '1'), { ik: 'e-3', entry: { ledger: { ik: 'other' }, lines: lines('bank', 'bob', '1') } }],
+      'invalid_input_provided',
+    ],
+    [
+      'more than 30 lines in all',
+      Array.from({ length: 16 }, (_, i) => item(`e-many-${i}`, '1')),
+      'ledger_entry_too_many_lines',
+    ],
   ])('refuses %s', async (_label, entries, code) => {
-    expect((await call(BATCH, { entries })).data.addLedgerEntries).toMatchObject({ __typename: 'BadRequestError', code });
+    expect((await call(BATCH, { entries })).data.addLedgerEntries).toMatchObject({
+      __typename: 'BadRequestError',
+      code,
+    });
   });
 
   it('leaves the ledger consistent', async () => {
@@ -212,15 +318,29 @@ describe('addLedgerEntries', () => {
 
 describe('accounts by ik', () => {
   it('are found by ledger and ik, and lines may name them so', async () => {
-    await call('mutation { createLedgerAccounts(ledger: { ik: "books" }, ledgerAccounts: [{ ik: "staff", name: "Staff", type: liability, childLedgerAccounts: [{ ik: "carol", name: "Carol" }] }]) { __typename } }');
+    await call(
+      'mutation { createLedgerAccounts(ledger: { ik: "books" }, ledgerAccounts: [{ ik: "staff", name: "Staff", type: liability, childLedgerAccounts: [{ ik: "carol", name: "Carol" }] }]) { __typename } }',
+    );
     const found = await call('{ ledgerAccount(ledgerAccount: { ik: "carol", ledger: { ik: "books" } }) { path } }');
     expect(found.data.ledgerAccount).toEqual({ path: 'staff/carol' });
-    const entry = await post('by-ik', { lines: [{ account: { path: 'bank' }, amount: '4' }, { account: { ik: 'carol' }, amount: '4' }] });
+    const entry = await post('by-ik', {
+      lines: [
+        { account: { path: 'bank' }, amount: '4' },
+        { account: { ik: 'carol' }, amount: '4' },
+      ],
+    });
     expect(entry.__typename).toBe('AddLedgerEntryResult');
     expect(await balance('staff/carol')).toBe('4');
-    const mismatch = await post('by-ik-2', { lines: [{ account: { path: 'bank' }, amount: '4' }, { account: { ik: 'carol', path: 'alice' }, amount: '4' }] });
+    const mismatch = await post('by-ik-2', {
+      lines: [
+        { account: { path: 'bank' }, amount: '4' },
+        { account: { ik: 'carol', path: 'alice' }, amount: '4' },
+      ],
+    });
     expect(mismatch).toMatchObject({ __typename: 'BadRequestError', code: 'ledger_account_not_found' });
-    expect((await call('{ ledgerAccount(ledgerAccount: { ik: "carol" }) { path } }')).errors![0].extensions.code).toBe('invalid_input_provided');
+    expect((await call('{ ledgerAccount(ledgerAccount: { ik: "carol" }) { path } }')).errors![0].extensions.code).toBe(
+      'invalid_input_provided',
+    );
   });
 });
 
@@ -235,7 +355,13 @@ describe('groups', () => {
 
   it('collect the entries that carry them, with per-account sums, and list by key', async () => {
     await post('g-1', { lines: lines('bank', 'alice', '11'), groups: [{ key: 'invoice', value: 'inv-1' }] });
-    await post('g-2', { lines: lines('bank', 'bob', '22'), groups: [{ key: 'invoice', value: 'inv-1' }, { key: 'batch', value: 'b-7' }] });
+    await post('g-2', {
+      lines: lines('bank', 'bob', '22'),
+      groups: [
+        { key: 'invoice', value: 'inv-1' },
+        { key: 'batch', value: 'b-7' },
+      ],
+    });
     await post('g-3', { lines: lines('bank', 'bob', '5'), groups: [{ key: 'invoice', value: 'inv-2' }] });
     const group = (await call(GROUP, { key: 'invoice', value: 'inv-1' })).data.ledger.ledgerEntryGroup;
     expect(group.ledgerEntries.nodes.map((e: { ik: string }) => e.ik)).toEqual(['g-2', 'g-1']);
@@ -247,13 +373,25 @@ describe('groups', () => {
     expect(group.created).not.toBeNull();
     const empty = (await call(GROUP, { key: 'invoice', value: 'none' })).data.ledger.ledgerEntryGroup;
     expect(empty).toMatchObject({ created: null, ledgerEntries: { nodes: [] }, balances: { nodes: [] } });
-    const root = await call('{ ledgerEntryGroup(ledgerEntryGroup: { ledger: { ik: "books" }, key: "invoice", value: "none" }) { key } }');
+    const root = await call(
+      '{ ledgerEntryGroup(ledgerEntryGroup: { ledger: { ik: "books" }, key: "invoice", value: "none" }) { key } }',
+    );
     expect(root.data.ledgerEntryGroup).toBeNull();
 
-    const list = await call(`{ ledger(ledger: { ik: "books" }) { ledgerEntryGroups(filter: { key: { equalTo: "invoice" } }) { nodes { key value } } } }`);
-    expect(list.data.ledger.ledgerEntryGroups.nodes.map((g: { value: string }) => g.value).sort()).toEqual(['inv-1', 'inv-2']);
-    const byBalance = await call(`{ ledger(ledger: { ik: "books" }) { ledgerEntryGroups(filter: { balance: { account: { path: { equalTo: "bob" } }, ownBalance: { gte: "20" } } }) { nodes { key value } } } }`);
-    expect(byBalance.data.ledger.ledgerEntryGroups.nodes).toEqual([{ key: 'batch', value: 'b-7' }, { key: 'invoice', value: 'inv-1' }]);
+    const list = await call(
+      `{ ledger(ledger: { ik: "books" }) { ledgerEntryGroups(filter: { key: { equalTo: "invoice" } }) { nodes { key value } } } }`,
+    );
+    expect(list.data.ledger.ledgerEntryGroups.nodes.map((g: { value: string }) => g.value).sort()).toEqual([
+      'inv-1',
+      'inv-2',
+    ]);
+    const byBalance = await call(
+      `{ ledger(ledger: { ik: "books" }) { ledgerEntryGroups(filter: { balance: { account: { path: { equalTo: "bob" } }, ownBalance: { gte: "20" } } }) { nodes { key value } } } }`,
+    );
+    expect(byBalance.data.ledger.ledgerEntryGroups.nodes).toEqual([
+      { key: 'batch', value: 'b-7' },
+      { key: 'invoice', value: 'inv-1' },
+    ]);
     const grouped = await entryIks({ group: { equalTo: { key: 'batch', value: 'b-7' } } });
     expect(grouped).toEqual(['g-2']);
   });
@@ -274,34 +412,73 @@ describe('updateLedgerEntry and migrateLedgerEntry', () => {
   }`;
 
   it('adds, updates and removes tags and adds groups, leaving lines alone; reversed entries are immutable', async () => {
-    const entry = await post('u-1', { lines: lines('bank', 'alice', '3'), tags: [{ key: 'a', value: '1' }, { key: 'b', value: '2' }] });
-    const updated = (await call(UPDATE, { id: entry.entry.id, update: {
-      tags: [{ key: 'a', value: 'one' }, { key: 'c', value: '3' }], tagsToRemove: [{ key: 'b', value: '2' }], groups: [{ key: 'g', value: 'x' }],
-    } })).data.updateLedgerEntry;
+    const entry = await post('u-1', {
+      lines: lines('bank', 'alice', '3'),
+      tags: [
+        { key: 'a', value: '1' },
+        { key: 'b', value: '2' },
+      ],
+    });
+    const updated = (
+      await call(UPDATE, {
+        id: entry.entry.id,
+        update: {
+          tags: [
+            { key: 'a', value: 'one' },
+            { key: 'c', value: '3' },
+          ],
+          tagsToRemove: [{ key: 'b', value: '2' }],
+          groups: [{ key: 'g', value: 'x' }],
+        },
+      })
+    ).data.updateLedgerEntry;
     expect(updated.entry).toEqual({
-      tags: [{ key: 'a', value: 'one' }, { key: 'c', value: '3' }], groups: [{ key: 'g', value: 'x' }], lines: { nodes: [{ amount: '3' }, { amount: '3' }] },
+      tags: [
+        { key: 'a', value: 'one' },
+        { key: 'c', value: '3' },
+      ],
+      groups: [{ key: 'g', value: 'x' }],
+      lines: { nodes: [{ amount: '3' }, { amount: '3' }] },
     });
     await call(REVERSE, { id: entry.entry.id });
-    expect((await call(UPDATE, { id: entry.entry.id, update: { tags: [{ key: 'z', value: '1' }] } })).data.updateLedgerEntry)
-      .toEqual({ __typename: 'BadRequestError', code: 'ledger_entry_immutable' });
+    expect(
+      (await call(UPDATE, { id: entry.entry.id, update: { tags: [{ key: 'z', value: '1' }] } })).data.updateLedgerEntry,
+    ).toEqual({ __typename: 'BadRequestError', code: 'ledger_entry_immutable' });
   });
 
   it('replaces an entry under its ik in one step, and answers a repeat as a replay', async () => {
     const entry = await post('m-1', { lines: lines('bank', 'alice', '8') });
     const before = await balance('alice');
     const replacement = { ledger, lines: lines('bank', 'alice', '9') };
-    const migrated = (await call(MIGRATE, { input: { id: entry.entry.id, newLedgerEntry: replacement } })).data.migrateLedgerEntry;
+    const migrated = (await call(MIGRATE, { input: { id: entry.entry.id, newLedgerEntry: replacement } })).data
+      .migrateLedgerEntry;
     expect(migrated).toMatchObject({
-      isIkReplay: false, reversedLedgerEntry: { id: entry.entry.id, isReversed: true }, reversingLedgerEntry: { isReversal: true },
+      isIkReplay: false,
+      reversedLedgerEntry: { id: entry.entry.id, isReversed: true },
+      reversingLedgerEntry: { isReversal: true },
       newLedgerEntry: { ik: 'm-1', reversalPosition: 3, lines: { nodes: [{ amount: '9' }, { amount: '9' }] } },
     });
     expect(BigInt(await balance('alice'))).toBe(BigInt(before) + 1n);
-    const again = (await call(MIGRATE, { input: { id: entry.entry.id, newLedgerEntry: replacement } })).data.migrateLedgerEntry;
+    const again = (await call(MIGRATE, { input: { id: entry.entry.id, newLedgerEntry: replacement } })).data
+      .migrateLedgerEntry;
     expect(again.isIkReplay).toBe(true);
     const unbalanced = await post('m-2', { lines: lines('bank', 'alice', '1') });
-    const refused = (await call(MIGRATE, { input: { id: unbalanced.entry.id, newLedgerEntry: { ledger, lines: [{ account: { path: 'bank' }, amount: '1' }] } } })).data.migrateLedgerEntry;
+    const refused = (
+      await call(MIGRATE, {
+        input: {
+          id: unbalanced.entry.id,
+          newLedgerEntry: { ledger, lines: [{ account: { path: 'bank' }, amount: '1' }] },
+        },
+      })
+    ).data.migrateLedgerEntry;
     expect(refused).toEqual({ __typename: 'BadRequestError', code: 'entry_unbalanced' });
-    expect((await call('query($id: ID!) { ledgerEntry(ledgerEntry: { id: $id }) { isReversed } }', { id: unbalanced.entry.id })).data.ledgerEntry.isReversed).toBe(false);
+    expect(
+      (
+        await call('query($id: ID!) { ledgerEntry(ledgerEntry: { id: $id }) { isReversed } }', {
+          id: unbalanced.entry.id,
+        })
+      ).data.ledgerEntry.isReversed,
+    ).toBe(false);
   });
 
   it('keeps the ledger consistent', async () => {

@@ -31,12 +31,16 @@ const BALANCE = `query($path: String!) { ledgerAccount(ledgerAccount: { path: $p
 type SchemaAccount = { key: string; type?: string; template?: boolean; name?: string; children?: SchemaAccount[] };
 
 const users: SchemaAccount = {
-  key: 'users', template: true, name: 'User {{user_id}}', children: [{ key: 'available' }, { key: 'pending' }],
+  key: 'users',
+  template: true,
+  name: 'User {{user_id}}',
+  children: [{ key: 'available' }, { key: 'pending' }],
 };
 const schemaV1 = {
   key: 'wallet-app',
   chartOfAccounts: {
-    defaultCurrency: { code: 'USD' }, defaultCurrencyMode: 'single',
+    defaultCurrency: { code: 'USD' },
+    defaultCurrencyMode: 'single',
     accounts: <SchemaAccount[]>[
       { key: 'assets', type: 'asset', children: [{ key: 'banks', children: [{ key: 'user-cash' }] }] },
       { key: 'liabilities', type: 'liability', children: [users] },
@@ -46,7 +50,8 @@ const schemaV1 = {
   ledgerEntries: {
     types: [
       {
-        type: 'fund_user', description: 'Funding {{user_id}}',
+        type: 'fund_user',
+        description: 'Funding {{user_id}}',
         lines: [
           { key: 'cash', account: { path: 'assets/banks/user-cash' }, amount: '{{amount}}' },
           { key: 'wallet', account: { path: 'liabilities/users:{{user_id}}/available' }, amount: '{{amount}}' },
@@ -55,13 +60,16 @@ const schemaV1 = {
         parameters: { channel: 'api' },
       },
       {
-        type: 'transfer', description: '{{from}} pays {{to}}',
+        type: 'transfer',
+        description: '{{from}} pays {{to}}',
         lines: [
           { key: 'debit', account: { path: 'liabilities/users:{{from}}/available' }, amount: '-{{amount}}' },
           { key: 'credit', account: { path: 'liabilities/users:{{to}}/available' }, amount: '{{amount}} - {{fee}}' },
           { key: 'fee', account: { path: 'income/fees' }, amount: '{{fee}}' },
         ],
-        conditions: [{ account: { path: 'liabilities/users:{{from}}/available' }, postcondition: { ownBalance: { gte: '0' } } }],
+        conditions: [
+          { account: { path: 'liabilities/users:{{from}}/available' }, postcondition: { ownBalance: { gte: '0' } } },
+        ],
         groups: [{ key: 'payer', value: '{{from}}' }],
       },
       { type: 'manual', description: 'Manual adjustment' },
@@ -74,10 +82,14 @@ let workspace: TestWorkspace;
 beforeAll(async () => {
   server = await startTestServer();
   workspace = await server.workspace('Wallets');
-  expect((await gql(server.baseUrl, workspace.token, STORE, { schema: schemaV1 })).body.data.storeSchema.__typename)
-    .toBe('StoreSchemaResult');
-  const created = await gql(server.baseUrl, workspace.token,
-    'mutation { createLedger(ik: "wallets", ledger: { name: "Wallets" }, schema: { key: "wallet-app" }) { __typename } }');
+  expect(
+    (await gql(server.baseUrl, workspace.token, STORE, { schema: schemaV1 })).body.data.storeSchema.__typename,
+  ).toBe('StoreSchemaResult');
+  const created = await gql(
+    server.baseUrl,
+    workspace.token,
+    'mutation { createLedger(ik: "wallets", ledger: { name: "Wallets" }, schema: { key: "wallet-app" }) { __typename } }',
+  );
   expect(created.body.data.createLedger.__typename).toBe('CreateLedgerResult');
 });
 afterAll(() => server?.close());
@@ -92,10 +104,19 @@ const balance = async (path: string) => (await call(BALANCE, { path })).data.led
 
 describe('a ledger created on a schema', () => {
   it('holds every chart account except templates, with types and currency inherited', async () => {
-    expect(await paths()).toEqual(['assets', 'assets/banks', 'assets/banks/user-cash', 'income', 'income/fees', 'liabilities']);
+    expect(await paths()).toEqual([
+      'assets',
+      'assets/banks',
+      'assets/banks/user-cash',
+      'income',
+      'income/fees',
+      'liabilities',
+    ]);
     const accounts = (await call(ACCOUNTS, { ik: 'wallets' })).data.ledger.ledgerAccounts.nodes;
-    expect(accounts.find((a: { path: string }) => a.path === 'assets/banks/user-cash'))
-      .toMatchObject({ type: 'asset', currency: { code: 'USD' } });
+    expect(accounts.find((a: { path: string }) => a.path === 'assets/banks/user-cash')).toMatchObject({
+      type: 'asset',
+      currency: { code: 'USD' },
+    });
   });
 });
 
@@ -103,32 +124,48 @@ describe('typed entries', () => {
   it('render lines from parameters and create the template instance they name, with its subtree', async () => {
     const result = await post('fund-alice', { type: 'fund_user', parameters: { user_id: 'alice', amount: '5000' } });
     expect(result).toMatchObject({
-      __typename: 'AddLedgerEntryResult', isIkReplay: false,
+      __typename: 'AddLedgerEntryResult',
+      isIkReplay: false,
       entry: {
-        type: 'fund_user', typeVersion: 1, parameters: { user_id: 'alice', amount: '5000', channel: 'api' },
-        description: 'Funding alice', tags: [{ key: 'channel', value: 'api' }],
+        type: 'fund_user',
+        typeVersion: 1,
+        parameters: { user_id: 'alice', amount: '5000', channel: 'api' },
+        description: 'Funding alice',
+        tags: [{ key: 'channel', value: 'api' }],
       },
       lines: [
         { key: 'cash', amount: '5000', description: 'Funding alice', account: { path: 'assets/banks/user-cash' } },
         { key: 'wallet', amount: '5000', account: { path: 'liabilities/users:alice/available' } },
       ],
     });
-    expect(await paths())
-      .toEqual(expect.arrayContaining(['liabilities/users:alice', 'liabilities/users:alice/available', 'liabilities/users:alice/pending']));
-    const instance = (await call(ACCOUNTS, { ik: 'wallets' })).data.ledger.ledgerAccounts.nodes
-      .find((a: { path: string }) => a.path === 'liabilities/users:alice');
+    expect(await paths()).toEqual(
+      expect.arrayContaining([
+        'liabilities/users:alice',
+        'liabilities/users:alice/available',
+        'liabilities/users:alice/pending',
+      ]),
+    );
+    const instance = (await call(ACCOUNTS, { ik: 'wallets' })).data.ledger.ledgerAccounts.nodes.find(
+      (a: { path: string }) => a.path === 'liabilities/users:alice',
+    );
     expect(instance).toMatchObject({ type: 'liability', name: 'User alice' });
     expect(await balance('liabilities/users:alice/available')).toEqual({ ownBalance: '5000', balance: '5000' });
   });
 
-  it('evaluates + and - in amounts and checks the type\'s conditions atomically', async () => {
-    const paid = await post('pay-1', { type: 'transfer', parameters: { from: 'alice', to: 'bob', amount: '1000', fee: '30' } });
+  it("evaluates + and - in amounts and checks the type's conditions atomically", async () => {
+    const paid = await post('pay-1', {
+      type: 'transfer',
+      parameters: { from: 'alice', to: 'bob', amount: '1000', fee: '30' },
+    });
     expect(paid.lines.map((l: { amount: string }) => l.amount)).toEqual(['-1000', '970', '30']);
     expect(paid.entry).toMatchObject({ description: 'alice pays bob', groups: [{ key: 'payer', value: 'alice' }] });
     expect(await balance('liabilities/users:bob/available')).toEqual({ ownBalance: '970', balance: '970' });
 
     const before = await paths();
-    const overdraft = await post('pay-2', { type: 'transfer', parameters: { from: 'alice', to: 'carol', amount: '999999', fee: '0' } });
+    const overdraft = await post('pay-2', {
+      type: 'transfer',
+      parameters: { from: 'alice', to: 'carol', amount: '999999', fee: '0' },
+    });
     expect(overdraft).toMatchObject({ __typename: 'BadRequestError', code: 'entry_condition_failed' });
     expect(overdraft.message).toContain('liabilities/users:alice/available');
     // The refused entry created no instance for its new payee.
@@ -146,46 +183,95 @@ describe('typed entries', () => {
   });
 
   it('takes integer literals in parameters as exact strings, and refuses numbers that lost precision', async () => {
-    const literal = await call(`mutation { addLedgerEntry(ik: "fund-erin", entry: { ledger: { ik: "wallets" }, type: "fund_user",
+    const literal =
+      await call(`mutation { addLedgerEntry(ik: "fund-erin", entry: { ledger: { ik: "wallets" }, type: "fund_user",
       parameters: { user_id: "erin", amount: 123456789012345678901234567890 } }) {
       __typename ... on AddLedgerEntryResult { lines { amount } } } }`);
-    expect(literal.data.addLedgerEntry.lines.map((l: { amount: string }) => l.amount))
-      .toEqual(['123456789012345678901234567890', '123456789012345678901234567890']);
+    expect(literal.data.addLedgerEntry.lines.map((l: { amount: string }) => l.amount)).toEqual([
+      '123456789012345678901234567890',
+      '123456789012345678901234567890',
+    ]);
     const rounded = await call(POST, {
-      ik: 'fund-frank', entry: { ledger: { ik: 'wallets' }, type: 'fund_user', parameters: { user_id: 'frank', amount: 2 ** 60 } },
+      ik: 'fund-frank',
+      entry: { ledger: { ik: 'wallets' }, type: 'fund_user', parameters: { user_id: 'frank', amount: 2 ** 60 } },
     });
     expect(rounded.errors?.[0]?.extensions?.code).toBe('invalid_input_provided');
-    const fraction = await call(`mutation { addLedgerEntry(ik: "fund-g", entry: { ledger: { ik: "wallets" }, type: "fund_user",
+    const fraction =
+      await call(`mutation { addLedgerEntry(ik: "fund-g", entry: { ledger: { ik: "wallets" }, type: "fund_user",
       parameters: { user_id: "g", amount: 1.5 } }) { __typename } }`);
     expect(fraction.errors?.[0]?.extensions?.code).toBe('invalid_input_provided');
   });
 
   it.each([
     ['an unknown entry type', { type: 'refund', parameters: {} }, 'entry_type_not_found'],
-    ['a type version the schema lacks', { type: 'fund_user', typeVersion: 2, parameters: { user_id: 'x', amount: '1' } },
-      'entry_type_not_found'],
+    [
+      'a type version the schema lacks',
+      { type: 'fund_user', typeVersion: 2, parameters: { user_id: 'x', amount: '1' } },
+      'entry_type_not_found',
+    ],
     ['a missing parameter', { type: 'fund_user', parameters: { user_id: 'x' } }, 'entry_parameters_invalid', 'amount'],
-    ['an undeclared parameter', { type: 'fund_user', parameters: { user_id: 'x', amount: '1', memo: 'hi' } },
-      'entry_parameters_invalid', 'memo'],
-    ['a non-integer amount parameter', { type: 'fund_user', parameters: { user_id: 'x', amount: '1.5' } },
-      'entry_parameters_invalid', 'amount'],
-    ['a nested parameter value', { type: 'fund_user', parameters: { user_id: { id: 'x' }, amount: '1' } },
-      'entry_parameters_invalid', 'user_id'],
+    [
+      'an undeclared parameter',
+      { type: 'fund_user', parameters: { user_id: 'x', amount: '1', memo: 'hi' } },
+      'entry_parameters_invalid',
+      'memo',
+    ],
+    [
+      'a non-integer amount parameter',
+      { type: 'fund_user', parameters: { user_id: 'x', amount: '1.5' } },
+      'entry_parameters_invalid',
+      'amount',
+    ],
+    [
+      'a nested parameter value',
+      { type: 'fund_user', parameters: { user_id: { id: 'x' }, amount: '1' } },
+      'entry_parameters_invalid',
+      'user_id',
+    ],
     ['parameters that are not an object', { type: 'fund_user', parameters: ['x'] }, 'entry_parameters_invalid'],
-    ['lines on a type that defines them', { type: 'fund_user', parameters: { user_id: 'x', amount: '1' }, lines: [] },
-      'invalid_input_provided'],
+    [
+      'lines on a type that defines them',
+      { type: 'fund_user', parameters: { user_id: 'x', amount: '1' }, lines: [] },
+      'invalid_input_provided',
+    ],
     ['no lines on a runtime type', { type: 'manual' }, 'invalid_input_provided'],
-    ['a template value with a separator', { type: 'fund_user', parameters: { user_id: 'a:b', amount: '1' } }, 'ledger_account_not_found'],
-    ['a template value longer than 128 characters', { type: 'fund_user', parameters: { user_id: 'u'.repeat(5000), amount: '1' } },
-      'ledger_account_not_found'],
-    ['a path the chart lacks',
-      { type: 'manual', lines: [{ account: { path: 'assets/vault' }, amount: '1' }, { account: { path: 'income/fees' }, amount: '1' }] },
-      'ledger_account_not_found'],
-    ['a template addressed without its value', { type: 'manual', lines: [
-      { account: { path: 'liabilities/users/available' }, amount: '1' }, { account: { path: 'assets/banks/user-cash' }, amount: '1' }] },
-      'ledger_account_not_found'],
-    ['an amount beyond Int96', { type: 'fund_user', parameters: { user_id: 'x', amount: (1n << 121n).toString() } },
-      'invalid_input_provided'],
+    [
+      'a template value with a separator',
+      { type: 'fund_user', parameters: { user_id: 'a:b', amount: '1' } },
+      'ledger_account_not_found',
+    ],
+    [
+      'a template value longer than 128 characters',
+      { type: 'fund_user', parameters: { user_id: 'u'.repeat(5000), amount: '1' } },
+      'ledger_account_not_found',
+    ],
+    [
+      'a path the chart lacks',
+      {
+        type: 'manual',
+        lines: [
+          { account: { path: 'assets/vault' }, amount: '1' },
+          { account: { path: 'income/fees' }, amount: '1' },
+        ],
+      },
+      'ledger_account_not_found',
+    ],
+    [
+      'a template addressed without its value',
+      {
+        type: 'manual',
+        lines: [
+          { account: { path: 'liabilities/users/available' }, amount: '1' },
+          { account: { path: 'assets/banks/user-cash' }, amount: '1' },
+        ],
+      },
+      'ledger_account_not_found',
+    ],
+    [
+      'an amount beyond Int96',
+      { type: 'fund_user', parameters: { user_id: 'x', amount: (1n << 121n).toString() } },
+      'invalid_input_provided',
+    ],
     ['parameters without a type', { parameters: { a: '1' }, lines: [] }, 'invalid_input_provided'],
   ])('refuses %s with a typed error and writes nothing', async (_label, entry, code, parameter?: string) => {
     const before = await paths();
@@ -198,16 +284,23 @@ describe('typed entries', () => {
   it('posts runtime lines for a type without lines, instantiating templates by path', async () => {
     const result = await post('manual-1', {
       type: 'manual',
-      lines: [{ account: { path: 'liabilities/users:gina/pending' }, amount: '-5' }, { account: { path: 'income/fees' }, amount: '5' }],
+      lines: [
+        { account: { path: 'liabilities/users:gina/pending' }, amount: '-5' },
+        { account: { path: 'income/fees' }, amount: '5' },
+      ],
     });
     expect(result).toMatchObject({
-      entry: { type: 'manual', description: 'Manual adjustment' }, lines: [{ account: { path: 'liabilities/users:gina/pending' } }, {}],
+      entry: { type: 'manual', description: 'Manual adjustment' },
+      lines: [{ account: { path: 'liabilities/users:gina/pending' } }, {}],
     });
   });
 
   it('creates a template instance once when many first entries race for it', async () => {
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) =>
-      post(`race-${i}`, { type: 'fund_user', parameters: { user_id: 'hana', amount: '1' } })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        post(`race-${i}`, { type: 'fund_user', parameters: { user_id: 'hana', amount: '1' } }),
+      ),
+    );
     expect(results.every((result) => result.__typename === 'AddLedgerEntryResult')).toBe(true);
     expect((await paths()).filter((path) => path.startsWith('liabilities/users:hana'))).toHaveLength(3);
     expect(await balance('liabilities/users:hana/available')).toEqual({ ownBalance: '12', balance: '12' });
@@ -225,7 +318,9 @@ describe('a new schema version', () => {
   it('adds its accounts to every ledger on the schema, under existing template instances too', async () => {
     expect((await call(STORE, { schema: schemaV2() })).data.storeSchema.__typename).toBe('StoreSchemaResult');
     const after = await paths();
-    expect(after).toEqual(expect.arrayContaining(['income/interest', 'liabilities/users:alice/frozen', 'liabilities/users:bob/frozen']));
+    expect(after).toEqual(
+      expect.arrayContaining(['income/interest', 'liabilities/users:alice/frozen', 'liabilities/users:bob/frozen']),
+    );
     expect((await call(ACCOUNTS, { ik: 'wallets' })).data.ledger.schema.version.version).toBe(2);
   });
 
@@ -243,7 +338,10 @@ describe('a new schema version', () => {
     const v3 = schemaV2();
     (v3.chartOfAccounts.accounts[2].children![0] as { status?: string }).status = 'disabled';
     expect((await call(STORE, { schema: v3 })).data.storeSchema.__typename).toBe('StoreSchemaResult');
-    const refused = await post('fee-after-disable', { type: 'transfer', parameters: { from: 'alice', to: 'bob', amount: '1', fee: '1' } });
+    const refused = await post('fee-after-disable', {
+      type: 'transfer',
+      parameters: { from: 'alice', to: 'bob', amount: '1', fee: '1' },
+    });
     expect(refused).toMatchObject({ __typename: 'BadRequestError', code: 'invalid_input_provided' });
     expect(refused.message).toContain('income/fees');
   });
@@ -282,50 +380,134 @@ describe('storeSchema', () => {
     const same = await store({ key: 'shop', chartOfAccounts: chart('cash') });
     expect(same.schema.versions.nodes).toEqual([{ version: 1 }]);
     const grown = await store({ key: 'shop', name: 'Shop', chartOfAccounts: chart('cash', 'bank') });
-    expect(grown.schema).toMatchObject({ name: 'Shop', version: { version: 2 }, versions: { nodes: [{ version: 2 }, { version: 1 }] } });
-    expect(grown.schema.version.json.chartOfAccounts.accounts.map((a: { key: string }) => a.key)).toEqual(['cash', 'bank']);
-    const v1 = await gql(server.baseUrl, schemasWorkspace.token,
-      '{ schema(schema: { key: "shop", version: 1 }) { version { version json } } }');
+    expect(grown.schema).toMatchObject({
+      name: 'Shop',
+      version: { version: 2 },
+      versions: { nodes: [{ version: 2 }, { version: 1 }] },
+    });
+    expect(grown.schema.version.json.chartOfAccounts.accounts.map((a: { key: string }) => a.key)).toEqual([
+      'cash',
+      'bank',
+    ]);
+    const v1 = await gql(
+      server.baseUrl,
+      schemasWorkspace.token,
+      '{ schema(schema: { key: "shop", version: 1 }) { version { version json } } }',
+    );
     expect(v1.body.data.schema.version.json.chartOfAccounts.accounts).toHaveLength(1);
   });
 
   it.each<[string, { key: string } & Record<string, unknown>, string?]>([
-    ['an account removed from a stored schema', { key: 'shop', chartOfAccounts: chart('cash') }, 'schema_change_incompatible'],
-    ['an account whose type changed',
-      { key: 'shop', chartOfAccounts: { accounts: [{ key: 'cash', type: 'asset' }, { key: 'bank', type: 'liability' }] } },
-      'schema_change_incompatible'],
-    ['an account whose currency changed', { key: 'shop', chartOfAccounts: { accounts: [
-      { key: 'cash', type: 'asset' }, { key: 'bank', type: 'asset', currency: { code: 'EUR' } }] } },
-      'schema_change_incompatible'],
-    ['an entry line on an account the chart lacks', { key: 'lines', chartOfAccounts: chart('cash'), ledgerEntries: { types: [
-      { type: 't', lines: [{ key: 'a', account: { path: 'bank' }, amount: '{{x}}' }] }] } }],
-    ['an amount with an operator schemas do not allow', { key: 'lines', chartOfAccounts: chart('cash'), ledgerEntries: { types: [
-      { type: 't', lines: [{ key: 'a', account: { path: 'cash' }, amount: '{{x}} * 2' }] }] } }],
-    ['a malformed placeholder', { key: 'lines', chartOfAccounts: chart('cash'), ledgerEntries: { types: [
-      { type: 't', lines: [{ key: 'a', account: { path: 'cash' }, amount: '{{x}' }] }] } }],
+    [
+      'an account removed from a stored schema',
+      { key: 'shop', chartOfAccounts: chart('cash') },
+      'schema_change_incompatible',
+    ],
+    [
+      'an account whose type changed',
+      {
+        key: 'shop',
+        chartOfAccounts: {
+          accounts: [
+            { key: 'cash', type: 'asset' },
+            { key: 'bank', type: 'liability' },
+          ],
+        },
+      },
+      'schema_change_incompatible',
+    ],
+    [
+      'an account whose currency changed',
+      {
+        key: 'shop',
+        chartOfAccounts: {
+          accounts: [
+            { key: 'cash', type: 'asset' },
+            { key: 'bank', type: 'asset', currency: { code: 'EUR' } },
+          ],
+        },
+      },
+      'schema_change_incompatible',
+    ],
+    [
+      'an entry line on an account the chart lacks',
+      {
+        key: 'lines',
+        chartOfAccounts: chart('cash'),
+        ledgerEntries: { types: [{ type: 't', lines: [{ key: 'a', account: { path: 'bank' }, amount: '{{x}}' }] }] },
+      },
+    ],
+    [
+      'an amount with an operator schemas do not allow',
+      {
+        key: 'lines',
+        chartOfAccounts: chart('cash'),
+        ledgerEntries: {
+          types: [{ type: 't', lines: [{ key: 'a', account: { path: 'cash' }, amount: '{{x}} * 2' }] }],
+        },
+      },
+    ],
+    [
+      'a malformed placeholder',
+      {
+        key: 'lines',
+        chartOfAccounts: chart('cash'),
+        ledgerEntries: { types: [{ type: 't', lines: [{ key: 'a', account: { path: 'cash' }, amount: '{{x}' }] }] },
+      },
+    ],
     ['two sibling accounts with one key', { key: 'dupe', chartOfAccounts: chart('cash', 'cash') }],
     ['a top-level account without a type', { key: 'untyped', chartOfAccounts: { accounts: [{ key: 'cash' }] } }],
-    ['a chart deeper than 10 levels', {
-      key: 'deep',
-      chartOfAccounts: { accounts: [Array.from({ length: 11 }).reduce<Record<string, unknown>>(
-        (child, _, i) => ({ key: `level${i}`, type: 'asset', ...(i > 0 ? { children: [child] } : {}) }), {})] },
-    }],
-    ['a default currency with multi-currency mode',
-      { key: 'multi', chartOfAccounts: { ...chart('cash'), defaultCurrencyMode: 'multi', defaultCurrency: { code: 'USD' } } }],
-  ])('rejects %s with a BadRequestError and stores nothing', async (_label, schema, code = 'invalid_input_provided') => {
-    const result = await store(schema);
-    expect(result).toMatchObject({ __typename: 'BadRequestError', code });
-    const versions = await gql(server.baseUrl, schemasWorkspace.token, '{ schemas { nodes { key versions { nodes { version } } } } }');
-    const stored = versions.body.data.schemas.nodes.find((s: { key: string }) => s.key === schema.key);
-    expect(stored?.versions.nodes.length ?? 0).toBe(schema.key === 'shop' ? 2 : 0);
-  });
+    [
+      'a chart deeper than 10 levels',
+      {
+        key: 'deep',
+        chartOfAccounts: {
+          accounts: [
+            Array.from({ length: 11 }).reduce<Record<string, unknown>>(
+              (child, _, i) => ({ key: `level${i}`, type: 'asset', ...(i > 0 ? { children: [child] } : {}) }),
+              {},
+            ),
+          ],
+        },
+      },
+    ],
+    [
+      'a default currency with multi-currency mode',
+      {
+        key: 'multi',
+        chartOfAccounts: { ...chart('cash'), defaultCurrencyMode: 'multi', defaultCurrency: { code: 'USD' } },
+      },
+    ],
+  ])(
+    'rejects %s with a BadRequestError and stores nothing',
+    async (_label, schema, code = 'invalid_input_provided') => {
+      const result = await store(schema);
+      expect(result).toMatchObject({ __typename: 'BadRequestError', code });
+      const versions = await gql(
+        server.baseUrl,
+        schemasWorkspace.token,
+        '{ schemas { nodes { key versions { nodes { version } } } } }',
+      );
+      const stored = versions.body.data.schemas.nodes.find((s: { key: string }) => s.key === schema.key);
+      expect(stored?.versions.nodes.length ?? 0).toBe(schema.key === 'shop' ? 2 : 0);
+    },
+  );
 
   it('binds a ledger to a schema version that exists, and only to one', async () => {
-    const latest = await gql(server.baseUrl, schemasWorkspace.token, CREATE, { ik: 'on-latest', schema: { key: 'shop' } });
+    const latest = await gql(server.baseUrl, schemasWorkspace.token, CREATE, {
+      ik: 'on-latest',
+      schema: { key: 'shop' },
+    });
     expect(latest.body.data.createLedger.ledger.schema).toEqual({ key: 'shop', version: { version: 2 } });
-    const pinned = await gql(server.baseUrl, schemasWorkspace.token, CREATE, { ik: 'on-v1', schema: { key: 'shop', version: 1 } });
+    const pinned = await gql(server.baseUrl, schemasWorkspace.token, CREATE, {
+      ik: 'on-v1',
+      schema: { key: 'shop', version: 1 },
+    });
     expect(pinned.body.data.createLedger.ledger.schema).toEqual({ key: 'shop', version: { version: 1 } });
-    const missing = await gql(server.baseUrl, schemasWorkspace.token, CREATE, { ik: 'on-v9', schema: { key: 'shop', version: 9 } });
+    const missing = await gql(server.baseUrl, schemasWorkspace.token, CREATE, {
+      ik: 'on-v9',
+      schema: { key: 'shop', version: 9 },
+    });
     expect(missing.body.data.createLedger).toEqual({ __typename: 'BadRequestError', code: 'schema_not_found' });
   });
 
@@ -343,12 +525,23 @@ describe('deleteSchema', () => {
     deleteSchema(schema: { key: $key }) { __typename ... on DeleteSchemaResult { success } ... on BadRequestError { code } } }`;
 
   it('is refused while a ledger uses the schema, and removes every version once none does', async () => {
-    expect((await call(DELETE, { key: 'wallet-app' })).data.deleteSchema).toEqual({ __typename: 'BadRequestError', code: 'schema_in_use' });
+    expect((await call(DELETE, { key: 'wallet-app' })).data.deleteSchema).toEqual({
+      __typename: 'BadRequestError',
+      code: 'schema_in_use',
+    });
     await call(STORE, { schema: { key: 'scratch', chartOfAccounts: { accounts: [{ key: 'cash', type: 'asset' }] } } });
-    await call('mutation { createLedger(ik: "scratch-ledger", ledger: { name: "S" }, schema: { key: "scratch" }) { __typename } }');
+    await call(
+      'mutation { createLedger(ik: "scratch-ledger", ledger: { name: "S" }, schema: { key: "scratch" }) { __typename } }',
+    );
     await call('mutation { deleteLedger(ledger: { ik: "scratch-ledger" }) { __typename } }');
-    expect((await call(DELETE, { key: 'scratch' })).data.deleteSchema).toEqual({ __typename: 'DeleteSchemaResult', success: true });
+    expect((await call(DELETE, { key: 'scratch' })).data.deleteSchema).toEqual({
+      __typename: 'DeleteSchemaResult',
+      success: true,
+    });
     expect((await call('{ schema(schema: { key: "scratch" }) { key } }')).data.schema).toBeNull();
-    expect((await call(DELETE, { key: 'scratch' })).data.deleteSchema).toEqual({ __typename: 'BadRequestError', code: 'schema_not_found' });
+    expect((await call(DELETE, { key: 'scratch' })).data.deleteSchema).toEqual({
+      __typename: 'BadRequestError',
+      code: 'schema_not_found',
+    });
   });
 });

@@ -37,34 +37,61 @@ describe('createLedger', () => {
   it('creates once, replays the same ik and payload, and rejects the same ik with another payload', async () => {
     const variables = { ik: 'replay-me', ledger: { name: 'Replay', balanceUTCOffset: '+05:45' } };
     const first = await gql(server.baseUrl, alice.token, CREATE, variables);
-    expect(first.body.data.createLedger).toMatchObject({ __typename: 'CreateLedgerResult', isIkReplay: false,
-      ledger: { ik: 'replay-me', balanceUTCOffset: '+05:45' } });
+    expect(first.body.data.createLedger).toMatchObject({
+      __typename: 'CreateLedgerResult',
+      isIkReplay: false,
+      ledger: { ik: 'replay-me', balanceUTCOffset: '+05:45' },
+    });
     const again = await gql(server.baseUrl, alice.token, CREATE, variables);
-    expect(again.body.data.createLedger).toMatchObject({ isIkReplay: true, ledger: { id: first.body.data.createLedger.ledger.id } });
+    expect(again.body.data.createLedger).toMatchObject({
+      isIkReplay: true,
+      ledger: { id: first.body.data.createLedger.ledger.id },
+    });
     const conflict = await gql(server.baseUrl, alice.token, CREATE, { ...variables, ledger: { name: 'Other' } });
     expect(conflict.body.data.createLedger).toEqual({
-      __typename: 'BadRequestError', code: 'idempotency_key_reused', message: expect.any(String), retryable: false,
+      __typename: 'BadRequestError',
+      code: 'idempotency_key_reused',
+      message: expect.any(String),
+      retryable: false,
     });
     const stored = await gql(server.baseUrl, alice.token, GET, { ik: 'replay-me' });
     expect(stored.body.data.ledger.name).toBe('Replay');
-    const urn = await gql(server.baseUrl, alice.token, '{ ledger(ledger: { ik: "replay-me" }) { id dashboardUrl workspaceId type } }');
+    const urn = await gql(
+      server.baseUrl,
+      alice.token,
+      '{ ledger(ledger: { ik: "replay-me" }) { id dashboardUrl workspaceId type } }',
+    );
     const { id } = urn.body.data.ledger;
-    expect(urn.body.data.ledger).toEqual({ id, dashboardUrl: `urn:tally:ledger:${id}`, workspaceId: alice.workspaceId, type: 'double' });
+    expect(urn.body.data.ledger).toEqual({
+      id,
+      dashboardUrl: `urn:tally:ledger:${id}`,
+      workspaceId: alice.workspaceId,
+      type: 'double',
+    });
   });
 
   it('answers concurrent creations with one ledger and replays', async () => {
     const variables = { ik: 'race', ledger: { name: 'Race' } };
-    const results = await Promise.all(Array.from({ length: 8 }, () => gql(server.baseUrl, alice.token, CREATE, variables)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => gql(server.baseUrl, alice.token, CREATE, variables)),
+    );
     const ids = new Set(results.map((r) => r.body.data.createLedger.ledger.id));
     expect(ids.size).toBe(1);
     expect(results.filter((r) => r.body.data.createLedger.isIkReplay === false)).toHaveLength(1);
   });
 
   it('rejects a malformed offset or ik by variable coercion, creating nothing', async () => {
-    const badOffset = await gql(server.baseUrl, alice.token, CREATE, { ik: 'bad', ledger: { name: 'Bad', balanceUTCOffset: '+05:60' } });
-    expect(badOffset.body.errors?.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual(['invalid_input_provided']);
+    const badOffset = await gql(server.baseUrl, alice.token, CREATE, {
+      ik: 'bad',
+      ledger: { name: 'Bad', balanceUTCOffset: '+05:60' },
+    });
+    expect(badOffset.body.errors?.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual([
+      'invalid_input_provided',
+    ]);
     const badIk = await gql(server.baseUrl, alice.token, CREATE, { ik: 'has/slash', ledger: { name: 'Bad' } });
-    expect(badIk.body.errors?.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual(['invalid_input_provided']);
+    expect(badIk.body.errors?.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual([
+      'invalid_input_provided',
+    ]);
     expect((await gql(server.baseUrl, alice.token, GET, { ik: 'bad' })).body.data.ledger).toBeNull();
   });
 
@@ -76,7 +103,11 @@ describe('createLedger', () => {
   });
 
   it('needs an existing schema when one is named', async () => {
-    const result = await gql(server.baseUrl, alice.token, CREATE, { ik: 'with-schema', ledger: { name: 'S' }, schema: { key: 'nope' } });
+    const result = await gql(server.baseUrl, alice.token, CREATE, {
+      ik: 'with-schema',
+      ledger: { name: 'S' },
+      schema: { key: 'nope' },
+    });
     expect(result.body.data.createLedger).toMatchObject({ __typename: 'BadRequestError', code: 'schema_not_found' });
   });
 });
@@ -90,14 +121,18 @@ describe('update and delete', () => {
     expect(deleted.body.data.deleteLedger).toEqual({ __typename: 'DeleteLedgerResult', success: true });
     expect((await gql(server.baseUrl, alice.token, GET, { ik: 'short-lived' })).body.data.ledger).toBeNull();
     const again = await gql(server.baseUrl, alice.token, DELETE, { ik: 'short-lived' });
-    expect(again.body.data.deleteLedger).toEqual({ __typename: 'BadRequestError', code: 'ledger_not_found', retryable: false });
+    expect(again.body.data.deleteLedger).toEqual({
+      __typename: 'BadRequestError',
+      code: 'ledger_not_found',
+      retryable: false,
+    });
     const reuse = await gql(server.baseUrl, alice.token, CREATE, { ik: 'short-lived', ledger: { name: 'Again' } });
     expect(reuse.body.data.createLedger).toMatchObject({ __typename: 'BadRequestError', code: 'ledger_ik_reserved' });
   });
 });
 
 describe('tenancy and auth', () => {
-  it('never shows or changes another workspace\'s ledgers', async () => {
+  it("never shows or changes another workspace's ledgers", async () => {
     await gql(server.baseUrl, alice.token, CREATE, { ik: 'alice-only', ledger: { name: 'Alice private' } });
     expect((await gql(server.baseUrl, bob.token, GET, { ik: 'alice-only' })).body.data.ledger).toBeNull();
     const list = await gql(server.baseUrl, bob.token, '{ ledgers { nodes { ik } } }');
@@ -109,7 +144,9 @@ describe('tenancy and auth', () => {
     // Bob may use the same ik for a ledger of his own: iks are per workspace.
     const own = await gql(server.baseUrl, bob.token, CREATE, { ik: 'alice-only', ledger: { name: 'Bob own' } });
     expect(own.body.data.createLedger).toMatchObject({ isIkReplay: false });
-    expect((await gql(server.baseUrl, alice.token, GET, { ik: 'alice-only' })).body.data.ledger.name).toBe('Alice private');
+    expect((await gql(server.baseUrl, alice.token, GET, { ik: 'alice-only' })).body.data.ledger.name).toBe(
+      'Alice private',
+    );
   });
 
   it.each([
@@ -122,7 +159,7 @@ describe('tenancy and auth', () => {
     expect(result.body.errors?.[0]).toMatchObject({ extensions: { code: 'unauthorized' } });
   });
 
-  it('returns the caller\'s workspace', async () => {
+  it("returns the caller's workspace", async () => {
     const result = await gql(server.baseUrl, alice.token, '{ workspace { id name } }');
     expect(result.body.data.workspace).toEqual({ id: alice.workspaceId, name: 'Alice' });
   });
@@ -142,9 +179,11 @@ describe('ledgers pagination', () => {
     const one = (await gql(server.baseUrl, carol.token, page, { first: 2 })).body.data.ledgers;
     expect(one.nodes.map((n: { ik: string }) => n.ik)).toEqual(['p5', 'p4']);
     expect(one.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
-    const two = (await gql(server.baseUrl, carol.token, page, { first: 2, after: one.pageInfo.endCursor })).body.data.ledgers;
+    const two = (await gql(server.baseUrl, carol.token, page, { first: 2, after: one.pageInfo.endCursor })).body.data
+      .ledgers;
     expect(two.nodes.map((n: { ik: string }) => n.ik)).toEqual(['p3', 'p2']);
-    const back = (await gql(server.baseUrl, carol.token, page, { last: 2, before: two.pageInfo.startCursor })).body.data.ledgers;
+    const back = (await gql(server.baseUrl, carol.token, page, { last: 2, before: two.pageInfo.startCursor })).body.data
+      .ledgers;
     expect(back.nodes.map((n: { ik: string }) => n.ik)).toEqual(['p5', 'p4']);
     const tooBig = await gql(server.baseUrl, carol.token, page, { first: 201 });
     expect(tooBig.body.errors?.[0]).toMatchObject({ extensions: { code: 'invalid_input_provided' } });
@@ -153,7 +192,11 @@ describe('ledgers pagination', () => {
   it('refuses cursors that were tampered with, truncated, or issued for another list or workspace', async () => {
     const dave = await server.workspace('Dave');
     for (const ik of ['c1', 'c2']) await gql(server.baseUrl, dave.token, CREATE, { ik, ledger: { name: ik } });
-    await gql(server.baseUrl, dave.token, `mutation { storeSchema(schema: { key: "s", chartOfAccounts: { accounts: [{ key: "cash", type: asset }] } }) { __typename } }`);
+    await gql(
+      server.baseUrl,
+      dave.token,
+      `mutation { storeSchema(schema: { key: "s", chartOfAccounts: { accounts: [{ key: "cash", type: asset }] } }) { __typename } }`,
+    );
     const ledgerCursor = (await gql(server.baseUrl, dave.token, '{ ledgers(first: 1) { pageInfo { endCursor } } }'))
       .body.data.ledgers.pageInfo.endCursor as string;
     const schemaCursor = (await gql(server.baseUrl, dave.token, '{ schemas(first: 1) { pageInfo { endCursor } } }'))
@@ -161,7 +204,8 @@ describe('ledgers pagination', () => {
     const [payload, signature] = ledgerCursor.split('.');
     const forged = Buffer.from(JSON.stringify(['not a time', 'led_x'])).toString('base64url');
     const ledgersAfter = 'query($after: String) { ledgers(after: $after) { nodes { ik } } }';
-    const versionsAfter = 'query($after: String) { schema(schema: { key: "s" }) { versions(after: $after) { nodes { version } } } }';
+    const versionsAfter =
+      'query($after: String) { schema(schema: { key: "s" }) { versions(after: $after) { nodes { version } } } }';
     const cases: [string, string, string][] = [
       ['tampered', ledgersAfter, `${forged}.${signature}`],
       ['truncated', ledgersAfter, ledgerCursor.slice(0, -4)],
@@ -185,12 +229,21 @@ describe('served fields', () => {
   it('every root field of the contract has a resolver: links and custom links answer real data', async () => {
     const sdl = buildSchema(fs.readFileSync(new URL('../../spec/ledger.graphql', import.meta.url), 'utf8'));
     const roots = { Query: sdl.getQueryType()!, Mutation: sdl.getMutationType()! };
-    const unserved = (['Query', 'Mutation'] as const).flatMap((type) => Object.keys(roots[type].getFields())
-      .filter((field) => field !== '_empty' && !(field in (resolvers[type] ?? {}))).map((field) => `${type}.${field}`));
+    const unserved = (['Query', 'Mutation'] as const).flatMap((type) =>
+      Object.keys(roots[type].getFields())
+        .filter((field) => field !== '_empty' && !(field in (resolvers[type] ?? {})))
+        .map((field) => `${type}.${field}`),
+    );
     expect(unserved).toEqual([]);
-    const created = await gql(server.baseUrl, alice.token,
-      'mutation { createCustomLink(ik: "served", name: "Served") { __typename ... on CreateCustomLinkResult { link { id name } } } }');
-    expect(created.body.data.createCustomLink).toMatchObject({ __typename: 'CreateCustomLinkResult', link: { name: 'Served' } });
+    const created = await gql(
+      server.baseUrl,
+      alice.token,
+      'mutation { createCustomLink(ik: "served", name: "Served") { __typename ... on CreateCustomLinkResult { link { id name } } } }',
+    );
+    expect(created.body.data.createCustomLink).toMatchObject({
+      __typename: 'CreateCustomLinkResult',
+      link: { name: 'Served' },
+    });
     const query = await gql(server.baseUrl, alice.token, '{ links { nodes { id name } } }');
     expect(query.body.data.links.nodes).toContainEqual(created.body.data.createCustomLink.link);
   });

@@ -17,13 +17,27 @@ afterAll(() => server?.close());
 describe('/metrics', () => {
   it('counts requests by operation and status, GraphQL operations by name, and postings', async () => {
     await fetch(`${server.baseUrl}/billing/products`, { headers: { authorization: `Bearer ${workspace.token}` } });
-    await fetch(`${server.baseUrl}/billing/nowhere/${'x'.repeat(20)}`, { headers: { authorization: `Bearer ${workspace.token}` } });
+    await fetch(`${server.baseUrl}/billing/nowhere/${'x'.repeat(20)}`, {
+      headers: { authorization: `Bearer ${workspace.token}` },
+    });
     await gql(server.baseUrl, workspace.token, 'query whoAmI { workspace { id } }');
-    await gql(server.baseUrl, workspace.token, 'mutation { createLedger(ik: "m", ledger: { name: "M" }) { __typename } }');
-    await gql(server.baseUrl, workspace.token, `mutation { createLedgerAccounts(ledger: { ik: "m" }, ledgerAccounts: [
-      { ik: "a", name: "A", type: asset }, { ik: "b", name: "B", type: liability }]) { __typename } }`);
-    const posted = await gql(server.baseUrl, workspace.token, `mutation post { addLedgerEntry(ik: "e1", entry: { ledger: { ik: "m" },
-      lines: [{ account: { path: "a" }, amount: "5" }, { account: { path: "b" }, amount: "5" }] }) { __typename } }`);
+    await gql(
+      server.baseUrl,
+      workspace.token,
+      'mutation { createLedger(ik: "m", ledger: { name: "M" }) { __typename } }',
+    );
+    await gql(
+      server.baseUrl,
+      workspace.token,
+      `mutation { createLedgerAccounts(ledger: { ik: "m" }, ledgerAccounts: [
+      { ik: "a", name: "A", type: asset }, { ik: "b", name: "B", type: liability }]) { __typename } }`,
+    );
+    const posted = await gql(
+      server.baseUrl,
+      workspace.token,
+      `mutation post { addLedgerEntry(ik: "e1", entry: { ledger: { ik: "m" },
+      lines: [{ account: { path: "a" }, amount: "5" }, { account: { path: "b" }, amount: "5" }] }) { __typename } }`,
+    );
     expect(posted.body.data.addLedgerEntry.__typename).toBe('AddLedgerEntryResult');
 
     const response = await fetch(`${server.baseUrl}/metrics`);
@@ -47,33 +61,62 @@ describe('/metrics of postings', () => {
   const read = async () => {
     const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
     const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 'NaN');
-    return { written: value('tally_ledger_entries_posted_total'), timed: value('tally_ledger_posting_duration_seconds_count') };
+    return {
+      written: value('tally_ledger_entries_posted_total'),
+      timed: value('tally_ledger_posting_duration_seconds_count'),
+    };
   };
-  const post = (ik: string, amount: string, extra = '') => gql(server.baseUrl, workspace.token, `mutation { addLedgerEntry(ik: "${ik}",
+  const post = (ik: string, amount: string, extra = '') =>
+    gql(
+      server.baseUrl,
+      workspace.token,
+      `mutation { addLedgerEntry(ik: "${ik}",
     entry: { ledger: { ik: "pm" },
       lines: [{ account: { path: "a" }, amount: "${amount}" }, { account: { path: "b" }, amount: "${amount}" }]${extra} }) {
-    __typename ... on AddLedgerEntryResult { entry { id } } ... on Error { code } } }`);
+    __typename ... on AddLedgerEntryResult { entry { id } } ... on Error { code } } }`,
+    );
 
   it('count the entries written by reversals and migrations, and time refused postings too', async () => {
-    await gql(server.baseUrl, workspace.token, 'mutation { createLedger(ik: "pm", ledger: { name: "PM" }) { __typename } }');
-    await gql(server.baseUrl, workspace.token, `mutation { createLedgerAccounts(ledger: { ik: "pm" }, ledgerAccounts: [
-      { ik: "a", name: "A", type: asset }, { ik: "b", name: "B", type: liability }]) { __typename } }`);
+    await gql(
+      server.baseUrl,
+      workspace.token,
+      'mutation { createLedger(ik: "pm", ledger: { name: "PM" }) { __typename } }',
+    );
+    await gql(
+      server.baseUrl,
+      workspace.token,
+      `mutation { createLedgerAccounts(ledger: { ik: "pm" }, ledgerAccounts: [
+      { ik: "a", name: "A", type: asset }, { ik: "b", name: "B", type: liability }]) { __typename } }`,
+    );
     const first = (await post('pm-1', '5')).body.data.addLedgerEntry.entry.id;
     const second = (await post('pm-2', '7')).body.data.addLedgerEntry.entry.id;
 
     let before = await read();
-    const reversed = await gql(server.baseUrl, workspace.token, `mutation { reverseLedgerEntry(id: "${first}") { __typename } }`);
+    const reversed = await gql(
+      server.baseUrl,
+      workspace.token,
+      `mutation { reverseLedgerEntry(id: "${first}") { __typename } }`,
+    );
     expect(reversed.body.data.reverseLedgerEntry.__typename).toBe('ReverseLedgerEntryResult');
     expect(await read()).toEqual({ written: before.written + 1, timed: before.timed + 1 });
 
     before = await read();
-    const migrated = await gql(server.baseUrl, workspace.token, `mutation($id: ID!) { migrateLedgerEntry(input: { id: $id, newLedgerEntry: {
-      lines: [{ account: { path: "a" }, amount: "8" }, { account: { path: "b" }, amount: "8" }] } }) { __typename } }`, { id: second });
+    const migrated = await gql(
+      server.baseUrl,
+      workspace.token,
+      `mutation($id: ID!) { migrateLedgerEntry(input: { id: $id, newLedgerEntry: {
+      lines: [{ account: { path: "a" }, amount: "8" }, { account: { path: "b" }, amount: "8" }] } }) { __typename } }`,
+      { id: second },
+    );
     expect(migrated.body.data.migrateLedgerEntry.__typename).toBe('MigrateLedgerEntryResult');
     expect(await read()).toEqual({ written: before.written + 2, timed: before.timed + 1 });
 
     before = await read();
-    const refused = await post('pm-3', '1', ', conditions: [{ account: { path: "a" }, precondition: { ownBalance: { gte: "1000000" } } }]');
+    const refused = await post(
+      'pm-3',
+      '1',
+      ', conditions: [{ account: { path: "a" }, precondition: { ownBalance: { gte: "1000000" } } }]',
+    );
     expect(refused.body.data.addLedgerEntry.code).toBe('entry_condition_failed');
     expect(await read()).toEqual({ written: before.written, timed: before.timed + 1 });
   });

@@ -36,21 +36,36 @@ describe('the tally process', () => {
     expect((await admin('check')).stdout).toContain('ok: every invariant holds');
 
     const token = await fetchToken(tally.baseUrl, clientId, clientSecret);
-    const products = await fetch(`${tally.baseUrl}/billing/products`, { headers: { authorization: `Bearer ${token}`, 'x-request-id': 'proc-1' } });
+    const products = await fetch(`${tally.baseUrl}/billing/products`, {
+      headers: { authorization: `Bearer ${token}`, 'x-request-id': 'proc-1' },
+    });
     expect(await products.json()).toEqual({ data: [] });
     expect(await fetchToken(tally.baseUrl, 'boot', 'boot-secret')).toMatch(/^tly1\./);
 
     expect(await stop(tally)).toBe(0);
-    const lines = tally.output().trim().split('\n').map((line) => JSON.parse(line));
-    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', request_id: 'proc-1', status: 200, path: '/billing/products' }));
+    const lines = tally
+      .output()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'request', request_id: 'proc-1', status: 200, path: '/billing/products' }),
+    );
     expect(lines.at(-1)).toMatchObject({ msg: 'stopped' });
   }, 90_000);
 
   it('with no DATABASE_URL runs its own PostgreSQL, prints a development credential as shell lines, and cleans up', async () => {
     const tally = await startTally({ DATABASE_URL: '', TALLY_EPHEMERAL: '1' });
     // The printed lines, pasted into a shell as they are, set the names the README uses.
-    const printed = tally.output().split('\n').filter((line) => line.startsWith('export ') || line.startsWith('#')).join('\n');
-    const evaluated = await execFileAsync('bash', ['-c', `${printed}\nprintf '%s\\n' "$TALLY_CLIENT_ID" "$TALLY_CLIENT_SECRET"`]);
+    const printed = tally
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('export ') || line.startsWith('#'))
+      .join('\n');
+    const evaluated = await execFileAsync('bash', [
+      '-c',
+      `${printed}\nprintf '%s\\n' "$TALLY_CLIENT_ID" "$TALLY_CLIENT_SECRET"`,
+    ]);
     const [clientId, clientSecret] = evaluated.stdout.trim().split('\n');
     expect(clientId).toMatch(/^\S{8,}$/);
     expect(printed).toContain(`-d grant_type=client_credentials http://localhost:${tally.port}/oauth2/token`);
@@ -78,9 +93,13 @@ describe('the tally process', () => {
     const port = (holder.address() as net.AddressInfo).port;
     try {
       const before = ephemeralFolders();
-      const result = await runTallyToExit({ DATABASE_URL: '', TALLY_EPHEMERAL: '1', PORT: String(port) }).catch((error) => error);
+      const result = await runTallyToExit({ DATABASE_URL: '', TALLY_EPHEMERAL: '1', PORT: String(port) }).catch(
+        (error) => error,
+      );
       expect(result.code).toBe(1);
-      expect(result.stderr.trim()).toBe(`Port ${port} is in use (127.0.0.1:${port}): another Tally or another server listens there. Stop it, or set PORT to a free port.`);
+      expect(result.stderr.trim()).toBe(
+        `Port ${port} is in use (127.0.0.1:${port}): another Tally or another server listens there. Stop it, or set PORT to a free port.`,
+      );
       expect(result.stdout).not.toContain('TALLY_CLIENT_ID');
       expect([...ephemeralFolders()].filter((name) => !before.has(name))).toEqual([]);
     } finally {
@@ -89,15 +108,22 @@ describe('the tally process', () => {
   }, 60_000);
 
   it('keeps idle keep-alive connections past the headers timeout, and announces how long', async () => {
-    const tally = await startTally({ DATABASE_URL: db.url, HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '1000' });
+    const tally = await startTally({
+      DATABASE_URL: db.url,
+      HTTP_HEADERS_TIMEOUT_MS: '1000',
+      HTTP_REQUEST_TIMEOUT_MS: '1000',
+    });
     try {
       const socket = net.connect(tally.port, '127.0.0.1');
       let received = '';
-      socket.on('data', (chunk: Buffer) => { received += chunk.toString(); });
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString();
+      });
       const ask = async () => {
         received = '';
         socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
-        for (let waited = 0; !received.includes('\r\n\r\n') && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+        for (let waited = 0; !received.includes('\r\n\r\n') && waited < 5000; waited += 20)
+          await new Promise((resolve) => setTimeout(resolve, 20));
         return received;
       };
       expect(await ask()).toMatch(/^HTTP\/1\.1 200[\s\S]*Keep-Alive: timeout=95\r\n/);
@@ -130,19 +156,34 @@ describe('the tally process', () => {
   it('make clean-data removes the local database, and refuses while a Tally owns it', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-clean-'));
     fs.chmodSync(dataDir, 0o755);
-    const env = { DATABASE_URL: '', TALLY_DATA_DIR: dataDir, BOOTSTRAP_CLIENT_ID: 'boot', BOOTSTRAP_CLIENT_SECRET: 'boot-secret' };
-    const clean = () => execFileAsync(process.execPath, ['--import', 'tsx/esm', 'src/cli/cleanData.ts'], { cwd: root, env: { ...process.env, ...env } });
+    const env = {
+      DATABASE_URL: '',
+      TALLY_DATA_DIR: dataDir,
+      BOOTSTRAP_CLIENT_ID: 'boot',
+      BOOTSTRAP_CLIENT_SECRET: 'boot-secret',
+    };
+    const clean = () =>
+      execFileAsync(process.execPath, ['--import', 'tsx/esm', 'src/cli/cleanData.ts'], {
+        cwd: root,
+        env: { ...process.env, ...env },
+      });
     const tally = await startTally(env);
     try {
-      await expect(clean()).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining(`belongs to a running Tally (pid ${tally.child.pid})`) });
+      await expect(clean()).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(`belongs to a running Tally (pid ${tally.child.pid})`),
+      });
       expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
     } finally {
       expect(await stop(tally)).toBe(0);
     }
     // A copy of the binaries that running PostgreSQL servers use (this very test run's, when the
     // checkout is private to root) must survive: they load libraries from it as they go.
-    const copiesInUse = fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('tally-postgres-'))
-      .map((name) => path.join(os.tmpdir(), name)).filter((folder) => processesRunningFrom(folder).length > 0);
+    const copiesInUse = fs
+      .readdirSync(os.tmpdir())
+      .filter((name) => name.startsWith('tally-postgres-'))
+      .map((name) => path.join(os.tmpdir(), name))
+      .filter((folder) => processesRunningFrom(folder).length > 0);
     const cleaned = (await clean()).stdout;
     expect(cleaned).toContain(`removed ${dataDir}`);
     expect(fs.existsSync(dataDir)).toBe(false);

@@ -33,7 +33,8 @@ describe('the served billing contract', () => {
   it('names the host and port the caller reached, in both route forms and the token URL', async () => {
     const base = server.baseUrl;
     expect(servers(await (await fetch(`${base}/openapi.yaml`)).text())).toEqual({
-      billing: [`${base}/billing`, base], tokenUrl: `${base}/oauth2/token`,
+      billing: [`${base}/billing`, base],
+      tokenUrl: `${base}/oauth2/token`,
     });
   });
 
@@ -44,11 +45,15 @@ describe('the served billing contract', () => {
     });
     const { default: http } = await import('node:http');
     const text = await new Promise<string>((resolve, reject) => {
-      http.get(`${server.baseUrl}/openapi.yaml`, { headers: { host: 'x"y:1/#z' } }, (res) => {
-        let body = '';
-        res.on('data', (chunk) => { body += chunk; });
-        res.on('end', () => resolve(body));
-      }).on('error', reject);
+      http
+        .get(`${server.baseUrl}/openapi.yaml`, { headers: { host: 'x"y:1/#z' } }, (res) => {
+          let body = '';
+          res.on('data', (chunk) => {
+            body += chunk;
+          });
+          res.on('end', () => resolve(body));
+        })
+        .on('error', reject);
     });
     expect(servers(text).tokenUrl).toBe('http://localhost:8080/oauth2/token');
   });

@@ -1,5 +1,10 @@
 /** Posts one GraphQL operation as a client would and returns status and parsed body. */
-export async function gql(baseUrl: string, token: string | undefined, query: string, variables: Record<string, unknown> = {}) {
+export async function gql(
+  baseUrl: string,
+  token: string | undefined,
+  query: string,
+  variables: Record<string, unknown> = {},
+) {
   const response = await fetch(`${baseUrl}/graphql`, {
     method: 'POST',
     headers: {

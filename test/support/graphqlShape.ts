@@ -1,6 +1,19 @@
 import {
-  getNamedType, isAbstractType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, Kind, OperationTypeNode,
-  type DocumentNode, type FieldNode, type GraphQLObjectType, type GraphQLOutputType, type GraphQLSchema, type SelectionSetNode,
+  getNamedType,
+  isAbstractType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  Kind,
+  OperationTypeNode,
+  type DocumentNode,
+  type FieldNode,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type SelectionSetNode,
 } from 'graphql';
 
 // Checks a GraphQL response's `data` against the document and the SDL: every selected field is
@@ -18,7 +31,14 @@ export function responseShapeProblems(schema: GraphQLSchema, document: DocumentN
   return problems;
 }
 
-function checkSelection(schema: GraphQLSchema, type: GraphQLObjectType, selectionSet: SelectionSetNode, value: unknown, path: string, problems: string[]): void {
+function checkSelection(
+  schema: GraphQLSchema,
+  type: GraphQLObjectType,
+  selectionSet: SelectionSetNode,
+  value: unknown,
+  path: string,
+  problems: string[],
+): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     problems.push(`${path}: expected an object of type ${type.name}`);
     return;
@@ -27,8 +47,12 @@ function checkSelection(schema: GraphQLSchema, type: GraphQLObjectType, selectio
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.INLINE_FRAGMENT) {
       const condition = selection.typeCondition?.name.value;
-      const applies = !condition || condition === type.name || (schema.getType(condition) && isAbstractType(schema.getType(condition)!)
-        && schema.isSubType(schema.getType(condition) as never, type));
+      const applies =
+        !condition ||
+        condition === type.name ||
+        (schema.getType(condition) &&
+          isAbstractType(schema.getType(condition)!) &&
+          schema.isSubType(schema.getType(condition) as never, type));
       if (applies) checkSelection(schema, type, selection.selectionSet, value, path, problems);
       continue;
     }
@@ -37,7 +61,14 @@ function checkSelection(schema: GraphQLSchema, type: GraphQLObjectType, selectio
   }
 }
 
-function checkField(schema: GraphQLSchema, parent: GraphQLObjectType, field: FieldNode, object: Record<string, unknown>, path: string, problems: string[]): void {
+function checkField(
+  schema: GraphQLSchema,
+  parent: GraphQLObjectType,
+  field: FieldNode,
+  object: Record<string, unknown>,
+  path: string,
+  problems: string[],
+): void {
   const key = field.alias?.value ?? field.name.value;
   const here = `${path}.${key}`;
   if (!(key in object)) {
@@ -56,7 +87,14 @@ function checkField(schema: GraphQLSchema, parent: GraphQLObjectType, field: Fie
   checkValue(schema, definition.type, field, object[key], here, problems);
 }
 
-function checkValue(schema: GraphQLSchema, type: GraphQLOutputType, field: FieldNode, value: unknown, path: string, problems: string[]): void {
+function checkValue(
+  schema: GraphQLSchema,
+  type: GraphQLOutputType,
+  field: FieldNode,
+  value: unknown,
+  path: string,
+  problems: string[],
+): void {
   if (value === null) {
     if (isNonNullType(type)) problems.push(`${path}: null for non-null ${String(type)}`);
     return;
@@ -77,18 +115,19 @@ function checkValue(schema: GraphQLSchema, type: GraphQLOutputType, field: Field
     return;
   }
   if (isEnumType(named)) {
-    if (!named.getValues().some((candidate) => candidate.name === value)) problems.push(`${path}: ${JSON.stringify(value)} is not a ${named.name}`);
+    if (!named.getValues().some((candidate) => candidate.name === value))
+      problems.push(`${path}: ${JSON.stringify(value)} is not a ${named.name}`);
     return;
   }
   const typename = (value as Record<string, unknown>)?.__typename;
-  const concrete = isObjectType(named) ? named
-    : typeof typename === 'string' ? schema.getType(typename) : undefined;
+  const concrete = isObjectType(named) ? named : typeof typename === 'string' ? schema.getType(typename) : undefined;
   if (!concrete || !isObjectType(concrete)) {
     // An abstract type without __typename in the selection: check the fields every member shares.
     if (isAbstractType(named)) return;
     problems.push(`${path}: cannot tell the object type`);
     return;
   }
-  if (isAbstractType(named) && !schema.isSubType(named, concrete)) problems.push(`${path}: ${concrete.name} is not a ${named.name}`);
+  if (isAbstractType(named) && !schema.isSubType(named, concrete))
+    problems.push(`${path}: ${concrete.name} is not a ${named.name}`);
   checkSelection(schema, concrete, field.selectionSet!, value, path, problems);
 }

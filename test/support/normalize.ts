@@ -23,9 +23,11 @@ export function normalize(value: unknown, key?: string, parent?: Record<string, 
   if (Array.isArray(value)) return value.map((item) => normalize(item));
   if (value && typeof value === 'object') {
     const object = value as Record<string, unknown>;
-    return Object.fromEntries(Object.entries(object)
-      .filter(([k]) => !DROPPED_KEYS.has(k))
-      .map(([k, v]) => [k, normalize(v, k, object)]));
+    return Object.fromEntries(
+      Object.entries(object)
+        .filter(([k]) => !DROPPED_KEYS.has(k))
+        .map(([k, v]) => [k, normalize(v, k, object)]),
+    );
   }
   return value;
 }
@@ -37,10 +39,14 @@ function isErrorText(key: string | undefined, parent: Record<string, unknown> | 
 }
 
 /** GraphQL `errors` are compared by their `extensions.code`: text and locations are not contract. */
-export function normalizeGraphqlResponse(body: { data?: unknown; errors?: { extensions?: { code?: unknown } }[] }): unknown {
+export function normalizeGraphqlResponse(body: {
+  data?: unknown;
+  errors?: { extensions?: { code?: unknown } }[];
+}): unknown {
   const out: Record<string, unknown> = {};
   if ('data' in body && body.data !== undefined) out.data = normalize(body.data);
-  if (body.errors) out.errors = body.errors.map((error) => ({ code: error.extensions?.code ?? '<missing extensions.code>' }));
+  if (body.errors)
+    out.errors = body.errors.map((error) => ({ code: error.extensions?.code ?? '<missing extensions.code>' }));
   return out;
 }
 

@@ -43,7 +43,10 @@ export function outageScope(prefix: string) {
     const database = await start();
     const url = await ensureDatabase(database.url, 'tally');
     const tally = await startTally({
-      DATABASE_URL: url, BOOTSTRAP_CLIENT_ID: 'boot', BOOTSTRAP_CLIENT_SECRET: 'boot-secret', DATABASE_CONNECT_TIMEOUT_SECONDS: '2',
+      DATABASE_URL: url,
+      BOOTSTRAP_CLIENT_ID: 'boot',
+      BOOTSTRAP_CLIENT_SECRET: 'boot-secret',
+      DATABASE_CONNECT_TIMEOUT_SECONDS: '2',
     });
     running.push(tally);
     return { database, url, tally, start, token: await fetchToken(tally.baseUrl, 'boot', 'boot-secret') };

@@ -24,12 +24,20 @@ export type TestServer = {
 export async function startTestServer(options: Partial<AppOptions> = {}): Promise<TestServer> {
   const db = await createTestDatabase();
   const log = process.env.TEST_SERVER_LOG ? createLogger('error') : silentLogger;
-  const app = await createApp({ sql: db.sql, signingKey: await tokenSigningKey(db.sql), tokenTtlSeconds: 3600, log, ...options });
+  const app = await createApp({
+    sql: db.sql,
+    signingKey: await tokenSigningKey(db.sql),
+    tokenTtlSeconds: 3600,
+    log,
+    ...options,
+  });
   // The fold runs beside the requests, as in production, so tests see postings race it.
   const fold = startBalanceFold(db.sql, log, { intervalMs: 50, batchSize: 500 });
   // The production listener and its timeouts (keep-alive above the test clients' own idle time).
   const server: Server = await bindListener(0, '127.0.0.1', {
-    keepAliveTimeoutMs: DEFAULT_KEEP_ALIVE_TIMEOUT_MS, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000,
+    keepAliveTimeoutMs: DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
   });
   serveWith(server, app.callback());
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

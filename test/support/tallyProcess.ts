@@ -33,13 +33,16 @@ export function spawnTally(env: Record<string, string>, port: number): ChildProc
   // TALLY_NODE_ARGS adds flags NODE_OPTIONS refuses (a benchmark's --cpu-prof, say).
   const extra = process.env.TALLY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   return spawn(process.execPath, [...extra, '--import', 'tsx/esm', 'src/main.ts'], {
-    cwd: root, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
 /** Stops with SIGTERM (graceful) or another signal; resolves with the exit code. */
 export function stopTally(started: TallyProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  if (started.child.exitCode !== null || started.child.signalCode !== null) return Promise.resolve(started.child.exitCode);
+  if (started.child.exitCode !== null || started.child.signalCode !== null)
+    return Promise.resolve(started.child.exitCode);
   return new Promise((resolve) => {
     started.child.once('exit', (code) => resolve(code));
     started.child.kill(signal);
@@ -49,13 +52,16 @@ export function stopTally(started: TallyProcess, signal: NodeJS.Signals = 'SIGTE
 /** Runs the admin CLI with this environment; rejects (with code and stderr) on a non-zero exit. */
 export function admin(env: Record<string, string>, ...args: string[]) {
   return execFileAsync(process.execPath, ['--import', 'tsx/esm', 'src/cli/admin.ts', ...args], {
-    cwd: root, env: { ...process.env, ...env },
+    cwd: root,
+    env: { ...process.env, ...env },
   });
 }
 
 /** Runs the server entry point to completion (for starts that are expected to fail). */
 export function runTallyToExit(env: Record<string, string>) {
   return execFileAsync(process.execPath, ['--import', 'tsx/esm', 'src/main.ts'], {
-    cwd: root, env: { ...process.env, ...env, HOST: '127.0.0.1' }, timeout: 60_000,
+    cwd: root,
+    env: { ...process.env, ...env, HOST: '127.0.0.1' },
+    timeout: 60_000,
   });
 }

@@ -9,6 +9,7 @@ export async function fetchToken(baseUrl: string, clientId: string, clientSecret
     body: 'grant_type=client_credentials',
   });
   const body = (await response.json()) as { access_token?: string };
-  if (!response.ok || !body.access_token) throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
+  if (!response.ok || !body.access_token)
+    throw new Error(`token request failed: ${response.status} ${JSON.stringify(body)}`);
   return body.access_token;
 }

@@ -5,12 +5,21 @@ import { DEFAULT_DOCUMENT_LIMITS } from '../../src/ledger/graphql/documentLimits
 describe('loadConfig', () => {
   it('has working defaults', () => {
     expect(loadConfig({})).toMatchObject({
-      port: 8080, ephemeral: false, tokenTtlSeconds: 3600, bootstrap: undefined, requestTimeoutMs: 10_000, maxInFlightPerWorkspace: 64,
+      port: 8080,
+      ephemeral: false,
+      tokenTtlSeconds: 3600,
+      bootstrap: undefined,
+      requestTimeoutMs: 10_000,
+      maxInFlightPerWorkspace: 64,
     });
   });
 
   it('reads every GraphQL limit from its own variable, the others keeping their defaults', () => {
-    const config = loadConfig({ GRAPHQL_MAX_ALIASES: '1000', GRAPHQL_MAX_LIST_ITEMS: '500', GRAPHQL_MAX_TOKENS: '20000' });
+    const config = loadConfig({
+      GRAPHQL_MAX_ALIASES: '1000',
+      GRAPHQL_MAX_LIST_ITEMS: '500',
+      GRAPHQL_MAX_TOKENS: '20000',
+    });
     expect(config.graphqlLimits).toEqual({ ...DEFAULT_DOCUMENT_LIMITS, aliases: 1000, listItems: 500, tokens: 20_000 });
     expect(loadConfig({}).graphqlLimits).toEqual(DEFAULT_DOCUMENT_LIMITS);
   });

@@ -67,12 +67,15 @@ describe('client secrets', () => {
   it('proves any secret and refuses any other', async () => {
     // Few runs: each costs three scrypt computations of ~30 ms.
     const secretArb = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 });
-    await fc.assert(fc.asyncProperty(secretArb, fc.string({ maxLength: 4 }), async (secret, other) => {
-      fc.pre(other !== secret);
-      const stored = hashSecret(secret);
-      expect(await verifySecret(secret, stored)).toBe(true);
-      expect(await verifySecret(other, stored)).toBe(false);
-    }), { numRuns: 10 });
+    await fc.assert(
+      fc.asyncProperty(secretArb, fc.string({ maxLength: 4 }), async (secret, other) => {
+        fc.pre(other !== secret);
+        const stored = hashSecret(secret);
+        expect(await verifySecret(secret, stored)).toBe(true);
+        expect(await verifySecret(other, stored)).toBe(false);
+      }),
+      { numRuns: 10 },
+    );
   });
 });
 

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { currencyKey, currencyLabel, customCurrencyIdOf, optionalCurrencyKey, parseCurrencyKey } from '../../src/core/currencyKeys.js';
+import {
+  currencyKey,
+  currencyLabel,
+  customCurrencyIdOf,
+  optionalCurrencyKey,
+  parseCurrencyKey,
+} from '../../src/core/currencyKeys.js';
 import { DomainError } from '../../src/core/errors.js';
 
 // Every currency column holds one text key: a built-in code as it always was ('USD'), or
@@ -36,16 +42,22 @@ describe('currencyKey', () => {
   it('refuses CUSTOM without an id, naming where', () => {
     for (const customCurrencyId of [undefined, null, '']) {
       const error = refusal(() => currencyKey({ code: 'CUSTOM', customCurrencyId }, 'ledgerAccount.currency'));
-      expect([error.code, error.message])
-        .toEqual(['invalid_input_provided', 'ledgerAccount.currency: code CUSTOM needs a customCurrencyId.']);
+      expect([error.code, error.message]).toEqual([
+        'invalid_input_provided',
+        'ledgerAccount.currency: code CUSTOM needs a customCurrencyId.',
+      ]);
     }
-    expect(refusal(() => currencyKey({ code: 'CUSTOM' })).message).toBe('currency: code CUSTOM needs a customCurrencyId.');
+    expect(refusal(() => currencyKey({ code: 'CUSTOM' })).message).toBe(
+      'currency: code CUSTOM needs a customCurrencyId.',
+    );
   });
 
   it('refuses a custom currency id beside a built-in code', () => {
     const error = refusal(() => currencyKey({ code: 'USD', customCurrencyId: 'points' }, 'filter.currency'));
-    expect([error.code, error.message])
-      .toEqual(['invalid_input_provided', 'filter.currency: customCurrencyId goes with code CUSTOM, not USD.']);
+    expect([error.code, error.message]).toEqual([
+      'invalid_input_provided',
+      'filter.currency: customCurrencyId goes with code CUSTOM, not USD.',
+    ]);
   });
 });
 
@@ -55,9 +67,12 @@ describe('optionalCurrencyKey', () => {
     expect(optionalCurrencyKey(null)).toBeNull();
     expect(optionalCurrencyKey(undefined)).toBeNull();
     // Without a where, the message says "currency" as currencyKey does.
-    expect(refusal(() => optionalCurrencyKey({ code: 'CUSTOM' })).message).toBe('currency: code CUSTOM needs a customCurrencyId.');
-    expect(refusal(() => optionalCurrencyKey({ code: 'CUSTOM' }, 'lines/0/currency')).message)
-      .toBe('lines/0/currency: code CUSTOM needs a customCurrencyId.');
+    expect(refusal(() => optionalCurrencyKey({ code: 'CUSTOM' })).message).toBe(
+      'currency: code CUSTOM needs a customCurrencyId.',
+    );
+    expect(refusal(() => optionalCurrencyKey({ code: 'CUSTOM' }, 'lines/0/currency')).message).toBe(
+      'lines/0/currency: code CUSTOM needs a customCurrencyId.',
+    );
   });
 });
 
@@ -83,31 +98,39 @@ describe('reading keys back', () => {
 describe('keys and matches convert both ways', () => {
   it('parses every custom key back to its match', () => {
     // Law: parseCurrencyKey(currencyKey({CUSTOM, id})) = {CUSTOM, id} and customCurrencyIdOf gives id back.
-    fc.assert(fc.property(customId, (id) => {
-      const key = currencyKey({ code: 'CUSTOM', customCurrencyId: id });
-      expect(parseCurrencyKey(key)).toEqual({ code: 'CUSTOM', customCurrencyId: id });
-      expect(customCurrencyIdOf(key)).toBe(id);
-      expect(currencyLabel(key)).toBe(`CUSTOM (${id})`);
-    }));
+    fc.assert(
+      fc.property(customId, (id) => {
+        const key = currencyKey({ code: 'CUSTOM', customCurrencyId: id });
+        expect(parseCurrencyKey(key)).toEqual({ code: 'CUSTOM', customCurrencyId: id });
+        expect(customCurrencyIdOf(key)).toBe(id);
+        expect(currencyLabel(key)).toBe(`CUSTOM (${id})`);
+      }),
+    );
   });
 
   it('parses every built-in key back to its code, and keys it again unchanged', () => {
     // Law: currencyKey(parseCurrencyKey(k)) = k for every key currencyKey makes.
-    fc.assert(fc.property(match, (given) => {
-      const key = currencyKey(given);
-      expect(currencyKey(parseCurrencyKey(key))).toBe(key);
-    }));
-    fc.assert(fc.property(builtIn, (code) => {
-      expect(parseCurrencyKey(currencyKey({ code }))).toEqual({ code });
-      expect(customCurrencyIdOf(code)).toBeNull();
-    }));
+    fc.assert(
+      fc.property(match, (given) => {
+        const key = currencyKey(given);
+        expect(currencyKey(parseCurrencyKey(key))).toBe(key);
+      }),
+    );
+    fc.assert(
+      fc.property(builtIn, (code) => {
+        expect(parseCurrencyKey(currencyKey({ code }))).toEqual({ code });
+        expect(customCurrencyIdOf(code)).toBeNull();
+      }),
+    );
   });
 
   it('never gives two currencies the same key', () => {
     // Law: currencyKey is injective: different matches (built-in codes, custom ids) give different keys.
-    fc.assert(fc.property(match, match, (a, b) => {
-      const same = a.code === b.code && a.customCurrencyId === b.customCurrencyId;
-      expect(currencyKey(a) === currencyKey(b)).toBe(same);
-    }));
+    fc.assert(
+      fc.property(match, match, (a, b) => {
+        const same = a.code === b.code && a.customCurrencyId === b.customCurrencyId;
+        expect(currencyKey(a) === currencyKey(b)).toBe(same);
+      }),
+    );
   });
 });

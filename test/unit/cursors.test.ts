@@ -40,7 +40,10 @@ describe('signed cursors', () => {
     ['empty', ''],
     ['only a dot', '.'],
     ['huge', 'a'.repeat(100_000)],
-    ['forged payload', `${Buffer.from(JSON.stringify(["x' or 1=1", 'y'])).toString('base64url')}.${issued.split('.')[1]}`],
+    [
+      'forged payload',
+      `${Buffer.from(JSON.stringify(["x' or 1=1", 'y'])).toString('base64url')}.${issued.split('.')[1]}`,
+    ],
     ['odd unicode', 'ü\u0000\ud800.abc'],
   ])('refuses a %s cursor', (_name, cursor) => {
     expect(refused(cursor)).toBe(true);
@@ -65,7 +68,12 @@ describe('signed cursors', () => {
       }
     })() as DomainError;
     expect(refusal).toBeInstanceOf(DomainError);
-    expect([refusal.code, refusal.status, refusal.retryable, refusal.message]).toEqual(['invalid_input_provided', 400, false, REFUSAL]);
+    expect([refusal.code, refusal.status, refusal.retryable, refusal.message]).toEqual([
+      'invalid_input_provided',
+      400,
+      false,
+      REFUSAL,
+    ]);
   });
 
   // The position travels in clear (base64url of its JSON); only the signature is secret.
@@ -77,43 +85,59 @@ describe('signed cursors', () => {
   });
 
   it('round-trips any keyset position, whatever its characters', () => {
-    fc.assert(fc.property(parts, (position) => {
-      expect(cursors.decode(cursors.encode(position))).toEqual(position);
-    }));
+    fc.assert(
+      fc.property(parts, (position) => {
+        expect(cursors.decode(cursors.encode(position))).toEqual(position);
+      }),
+    );
   });
 
   it('issues the same cursor for the same position, so a page boundary is stable', () => {
-    fc.assert(fc.property(parts, (position) => {
-      expect(signer.forList('ledgers', 'wks_a').encode(position)).toBe(cursors.encode(position));
-    }));
+    fc.assert(
+      fc.property(parts, (position) => {
+        expect(signer.forList('ledgers', 'wks_a').encode(position)).toBe(cursors.encode(position));
+      }),
+    );
   });
 
   it('refuses any cursor with one character changed, anywhere', () => {
-    fc.assert(fc.property(parts, fc.nat(), fc.constantFrom(...BASE64URL, '.'), (position, at, replacement) => {
-      const cursor = cursors.encode(position);
-      const index = at % cursor.length;
-      fc.pre(cursor[index] !== replacement);
-      expect(refused(`${cursor.slice(0, index)}${replacement}${cursor.slice(index + 1)}`)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(parts, fc.nat(), fc.constantFrom(...BASE64URL, '.'), (position, at, replacement) => {
+        const cursor = cursors.encode(position);
+        const index = at % cursor.length;
+        fc.pre(cursor[index] !== replacement);
+        expect(refused(`${cursor.slice(0, index)}${replacement}${cursor.slice(index + 1)}`)).toBe(true);
+      }),
+    );
   });
 
   it('refuses any cursor cut short or extended', () => {
-    fc.assert(fc.property(parts, fc.nat(), fc.string({ minLength: 1, maxLength: 4 }), (position, at, extra) => {
-      const cursor = cursors.encode(position);
-      expect(refused(cursor.slice(0, at % cursor.length))).toBe(true);
-      expect(refused(`${cursor}${extra}`)).toBe(true);
-      expect(refused(`${extra}${cursor}`)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(parts, fc.nat(), fc.string({ minLength: 1, maxLength: 4 }), (position, at, extra) => {
+        const cursor = cursors.encode(position);
+        expect(refused(cursor.slice(0, at % cursor.length))).toBe(true);
+        expect(refused(`${cursor}${extra}`)).toBe(true);
+        expect(refused(`${extra}${cursor}`)).toBe(true);
+      }),
+    );
   });
 
   it('refuses any cursor issued for another list, workspace or server key', () => {
     const name = fc.stringMatching(/^[a-z_:0-9]{1,12}$/);
-    fc.assert(fc.property(parts, name, name, fc.uint8Array({ minLength: 32, maxLength: 32 }), (position, list, workspace, key) => {
-      fc.pre(list !== 'ledgers' && workspace !== 'wks_a' && Buffer.from(key).compare(Buffer.alloc(32, 7)) !== 0);
-      const cursor = cursors.encode(position);
-      expect(refused(cursor, signer.forList(list, 'wks_a'))).toBe(true);
-      expect(refused(cursor, signer.forList('ledgers', workspace))).toBe(true);
-      expect(refused(cursor, cursorSigner(Buffer.from(key)).forList('ledgers', 'wks_a'))).toBe(true);
-    }));
+    fc.assert(
+      fc.property(
+        parts,
+        name,
+        name,
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        (position, list, workspace, key) => {
+          fc.pre(list !== 'ledgers' && workspace !== 'wks_a' && Buffer.from(key).compare(Buffer.alloc(32, 7)) !== 0);
+          const cursor = cursors.encode(position);
+          expect(refused(cursor, signer.forList(list, 'wks_a'))).toBe(true);
+          expect(refused(cursor, signer.forList('ledgers', workspace))).toBe(true);
+          expect(refused(cursor, cursorSigner(Buffer.from(key)).forList('ledgers', 'wks_a'))).toBe(true);
+        },
+      ),
+    );
   });
 });

@@ -30,17 +30,39 @@ describe('limits', () => {
 describe('pairFilter (tags and groups)', () => {
   it('sets no condition for an empty filter', () => {
     expect(pairFilter({}, 'tag')).toStrictEqual({
-      anyOf: undefined, allOf: undefined, noneOf: undefined, anyKey: undefined, noKey: undefined, contains: undefined,
+      anyOf: undefined,
+      allOf: undefined,
+      noneOf: undefined,
+      anyKey: undefined,
+      noKey: undefined,
+      contains: undefined,
     });
   });
 
   it('puts equalTo before the in list, and the same for the negated and key forms', () => {
-    expect(pairFilter({
-      equalTo: pair('a', '1'), in: [pair('b', '2')], notEqualTo: pair('c', '3'), notIn: [pair('d', '4')],
-      keyEqualTo: 'e', keyIn: ['f'], notKeyEqualTo: 'g', notKeyIn: ['h'], all: [pair('i', '5'), pair('j', '6')], contains: pair('k', 'sub'),
-    }, 'group')).toStrictEqual({
-      anyOf: [pair('a', '1'), pair('b', '2')], noneOf: [pair('c', '3'), pair('d', '4')], anyKey: ['e', 'f'], noKey: ['g', 'h'],
-      allOf: [pair('i', '5'), pair('j', '6')], contains: pair('k', 'sub'),
+    expect(
+      pairFilter(
+        {
+          equalTo: pair('a', '1'),
+          in: [pair('b', '2')],
+          notEqualTo: pair('c', '3'),
+          notIn: [pair('d', '4')],
+          keyEqualTo: 'e',
+          keyIn: ['f'],
+          notKeyEqualTo: 'g',
+          notKeyIn: ['h'],
+          all: [pair('i', '5'), pair('j', '6')],
+          contains: pair('k', 'sub'),
+        },
+        'group',
+      ),
+    ).toStrictEqual({
+      anyOf: [pair('a', '1'), pair('b', '2')],
+      noneOf: [pair('c', '3'), pair('d', '4')],
+      anyKey: ['e', 'f'],
+      noKey: ['g', 'h'],
+      allOf: [pair('i', '5'), pair('j', '6')],
+      contains: pair('k', 'sub'),
     });
   });
 
@@ -51,8 +73,10 @@ describe('pairFilter (tags and groups)', () => {
 
   it('reads the deprecated not filter as notKeyEqualTo and notKeyIn, the new fields winning', () => {
     expect(pairFilter({ not: { keyEqualTo: 'x', keyIn: ['y', 'z'] } }, 'group').noKey).toEqual(['x', 'y', 'z']);
-    expect(pairFilter({ notKeyEqualTo: 'new', notKeyIn: ['newer'], not: { keyEqualTo: 'old', keyIn: ['older'] } }, 'group').noKey)
-      .toEqual(['new', 'newer']);
+    expect(
+      pairFilter({ notKeyEqualTo: 'new', notKeyIn: ['newer'], not: { keyEqualTo: 'old', keyIn: ['older'] } }, 'group')
+        .noKey,
+    ).toEqual(['new', 'newer']);
   });
 
   it('copies the lists it is given', () => {
@@ -64,24 +88,33 @@ describe('pairFilter (tags and groups)', () => {
 
   it('takes 100 values in a list and 10 in all, refusing one more with the field named', () => {
     expect(pairFilter({ in: pairs(100), all: pairs(10) }, 'tag').anyOf).toHaveLength(100);
-    const refused = (input: Parameters<typeof pairFilter>[0], field: string) => refusal(() => pairFilter(input, field)).message;
+    const refused = (input: Parameters<typeof pairFilter>[0], field: string) =>
+      refusal(() => pairFilter(input, field)).message;
     expect(refused({ all: pairs(11) }, 'tag')).toBe('The tag.all filter takes at most 10 values.');
     expect(refused({ in: pairs(101) }, 'tag')).toBe('The tag.in filter takes at most 100 values.');
     expect(refused({ notIn: pairs(101) }, 'group')).toBe('The group.notIn filter takes at most 100 values.');
     expect(refused({ keyIn: texts(101) }, 'group')).toBe('The group.keyIn filter takes at most 100 values.');
     expect(refused({ notKeyIn: texts(101) }, 'group')).toBe('The group.notKeyIn filter takes at most 100 values.');
-    expect(refused({ not: { keyIn: texts(101) } }, 'group')).toBe('The group.notKeyIn filter takes at most 100 values.');
+    expect(refused({ not: { keyIn: texts(101) } }, 'group')).toBe(
+      'The group.notKeyIn filter takes at most 100 values.',
+    );
     expect(refusal(() => pairFilter({ in: pairs(101) }, 'tag')).code).toBe('invalid_input_provided');
   });
 
   // Law: anyOf is [equalTo] ++ in when either is given, in that order, and absent otherwise.
   it('builds anyOf from equalTo and in for any combination', () => {
     const maybePair = fc.option(fc.record({ key: fc.string(), value: fc.string() }), { nil: undefined });
-    const maybeList = fc.option(fc.array(fc.record({ key: fc.string(), value: fc.string() }), { maxLength: 100 }), { nil: undefined });
-    fc.assert(fc.property(maybePair, maybeList, (equalTo, list) => {
-      const expected = equalTo === undefined && list === undefined ? undefined : [...(equalTo ? [equalTo] : []), ...(list ?? [])];
-      expect(pairFilter({ equalTo, in: list }, 'tag').anyOf).toEqual(expected);
-    }), { numRuns: 150 });
+    const maybeList = fc.option(fc.array(fc.record({ key: fc.string(), value: fc.string() }), { maxLength: 100 }), {
+      nil: undefined,
+    });
+    fc.assert(
+      fc.property(maybePair, maybeList, (equalTo, list) => {
+        const expected =
+          equalTo === undefined && list === undefined ? undefined : [...(equalTo ? [equalTo] : []), ...(list ?? [])];
+        expect(pairFilter({ equalTo, in: list }, 'tag').anyOf).toEqual(expected);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
 
@@ -92,7 +125,8 @@ describe('valueFilter (types, type versions, line keys)', () => {
 
   it('joins equalTo with in, and notEqualTo with notIn', () => {
     expect(valueFilter({ equalTo: 'a', in: ['b', 'c'], notEqualTo: 'd', notIn: ['e'] }, 'type')).toStrictEqual({
-      anyOf: ['a', 'b', 'c'], noneOf: ['d', 'e'],
+      anyOf: ['a', 'b', 'c'],
+      noneOf: ['d', 'e'],
     });
   });
 
@@ -103,18 +137,24 @@ describe('valueFilter (types, type versions, line keys)', () => {
   it('refuses more than 100 values with the field named', () => {
     expect(valueFilter({ in: texts(100) }, 'type').anyOf).toHaveLength(100);
     expect(refusal(() => valueFilter({ in: texts(101) }, 'typeVersion'))).toEqual({
-      code: 'invalid_input_provided', message: 'The typeVersion.in filter takes at most 100 values.',
+      code: 'invalid_input_provided',
+      message: 'The typeVersion.in filter takes at most 100 values.',
     });
-    expect(refusal(() => valueFilter({ notIn: texts(101) }, 'key')).message).toBe('The key.notIn filter takes at most 100 values.');
+    expect(refusal(() => valueFilter({ notIn: texts(101) }, 'key')).message).toBe(
+      'The key.notIn filter takes at most 100 values.',
+    );
   });
 
   // Law: noneOf is [notEqualTo] ++ notIn, or absent when that is empty.
   it('builds noneOf from notEqualTo and notIn for any combination', () => {
     const list100 = fc.option(fc.array(fc.string(), { maxLength: 100 }), { nil: null });
-    fc.assert(fc.property(fc.option(fc.string(), { nil: null }), list100, (one, list) => {
-      const all = [...(one !== null ? [one] : []), ...(list ?? [])];
-      expect(valueFilter({ notEqualTo: one, notIn: list }, 'type').noneOf).toEqual(all.length ? all : undefined);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(fc.option(fc.string(), { nil: null }), list100, (one, list) => {
+        const all = [...(one !== null ? [one] : []), ...(list ?? [])];
+        expect(valueFilter({ notEqualTo: one, notIn: list }, 'type').noneOf).toEqual(all.length ? all : undefined);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
 
@@ -125,9 +165,13 @@ describe('listFilter', () => {
   });
 
   it('reads posted and created bounds as instants', () => {
-    const filter = listFilter({
-      posted: { after: '2026-05-01T00:00:00.000Z', before: '2026-06-01T00:00:00.000Z' }, created: { after: '2026-04-30T23:59:59.999Z' },
-    }, 0);
+    const filter = listFilter(
+      {
+        posted: { after: '2026-05-01T00:00:00.000Z', before: '2026-06-01T00:00:00.000Z' },
+        created: { after: '2026-04-30T23:59:59.999Z' },
+      },
+      0,
+    );
     expect(filter.postedAfter?.toISOString()).toBe('2026-05-01T00:00:00.000Z');
     expect(filter.postedBefore?.toISOString()).toBe('2026-06-01T00:00:00.000Z');
     expect(filter.createdAfter?.toISOString()).toBe('2026-04-30T23:59:59.999Z');
@@ -138,30 +182,41 @@ describe('listFilter', () => {
     const iso = (ranges: { from: Date; to: Date }[][]) =>
       ranges.map((any) => any.map(({ from, to }) => `${from.toISOString()}..${to.toISOString()}`));
     expect(iso(listFilter({ date: { equalTo: '2026-05-03', within: '2026-05' } }, 120).postedIn)).toEqual([
-      ['2026-05-03T00:00:00.000Z..2026-05-04T00:00:00.000Z'], ['2026-05-01T00:00:00.000Z..2026-06-01T00:00:00.000Z'],
+      ['2026-05-03T00:00:00.000Z..2026-05-04T00:00:00.000Z'],
+      ['2026-05-01T00:00:00.000Z..2026-06-01T00:00:00.000Z'],
     ]);
     expect(iso(listFilter({ date: { withinBalanceUTCOffset: '2026-05' } }, 120).postedIn)).toEqual([
       ['2026-04-30T22:00:00.000Z..2026-05-31T22:00:00.000Z'],
     ]);
     expect(refusal(() => listFilter({ date: { within: '2026', withinBalanceUTCOffset: '2026' } }, 0))).toEqual({
-      code: 'invalid_input_provided', message: 'A date filter takes within or withinBalanceUTCOffset, not both.',
+      code: 'invalid_input_provided',
+      message: 'A date filter takes within or withinBalanceUTCOffset, not both.',
     });
   });
 
   it('passes the reversal flags through and builds the tag filter', () => {
     expect(listFilter({ isReversal: true, isReversed: false, tag: { keyEqualTo: 'order' } }, 0)).toEqual({
-      postedIn: [], showHidden: true, isReversal: true, isReversed: false, tags: pairFilter({ keyEqualTo: 'order' }, 'tag'),
+      postedIn: [],
+      showHidden: true,
+      isReversal: true,
+      isReversed: false,
+      tags: pairFilter({ keyEqualTo: 'order' }, 'tag'),
     });
-    expect(refusal(() => listFilter({ tag: { in: pairs(101) } }, 0)).message).toBe('The tag.in filter takes at most 100 values.');
+    expect(refusal(() => listFilter({ tag: { in: pairs(101) } }, 0)).message).toBe(
+      'The tag.in filter takes at most 100 values.',
+    );
   });
 
   // Law: hidden entries are shown exactly when showHidden, isReversal or isReversed is true.
   it('shows hidden entries exactly when showHidden or a reversal flag is true', () => {
     const flag = fc.constantFrom(true, false, null, undefined);
-    fc.assert(fc.property(flag, flag, flag, (showHidden, isReversal, isReversed) => {
-      const filter = listFilter({ showHidden, isReversal, isReversed }, 0);
-      expect(filter.showHidden).toBe(showHidden === true || isReversal === true || isReversed === true);
-      expect([filter.isReversal, filter.isReversed]).toEqual([isReversal ?? undefined, isReversed ?? undefined]);
-    }), { numRuns: 64 });
+    fc.assert(
+      fc.property(flag, flag, flag, (showHidden, isReversal, isReversed) => {
+        const filter = listFilter({ showHidden, isReversal, isReversed }, 0);
+        expect(filter.showHidden).toBe(showHidden === true || isReversal === true || isReversed === true);
+        expect([filter.isReversal, filter.isReversed]).toEqual([isReversal ?? undefined, isReversed ?? undefined]);
+      }),
+      { numRuns: 64 },
+    );
   });
 });

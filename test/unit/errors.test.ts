@@ -12,7 +12,8 @@ const spec = parse(readFileSync(new URL('../../spec/billing.openapi.yaml', impor
 const errorCode: SpecSchema = spec.components.schemas.ErrorCode;
 
 /** The rows of the `| code | HTTP | retryable | when |` table in ErrorCode's description. */
-const specRows = errorCode.description.split('\n')
+const specRows = errorCode.description
+  .split('\n')
   .map((row) => /^\| `([a-z_]+)` \| (\d{3}|GraphQL) \| (yes|no) \|/.exec(row.trim()))
   .filter((match): match is RegExpExecArray => match !== null)
   .map(([, code, http, retryable]) => ({ code, http, retryable: retryable === 'yes' }));
@@ -58,7 +59,10 @@ describe('DomainError', () => {
     expect(error.name).toBe('DomainError');
     expect(error.code).toBe('invalid_request');
     expect(error.message).toBe('The request is invalid.');
-    expect(error.details).toEqual({ violations: [{ pointer: '/amount', message: 'must be an integer string' }], current_version: 3 });
+    expect(error.details).toEqual({
+      violations: [{ pointer: '/amount', message: 'must be an integer string' }],
+      current_version: 3,
+    });
     expect(String(error)).toBe('DomainError: The request is invalid.');
     expect(error.stack).toMatch(/^DomainError: The request is invalid\.\n/);
   });
@@ -78,16 +82,27 @@ describe('DomainError', () => {
 
   // Law: for every code, a DomainError's status and retryable are the catalogue's entry for that code.
   it('answers the catalogue entry of whatever code it carries', () => {
-    fc.assert(fc.property(fc.constantFrom(...codes), fc.string(), (code, message) => {
-      const error = new DomainError(code, message);
-      expect({ status: error.status, retryable: error.retryable, message: error.message }).toEqual({ ...ERROR_CATALOGUE[code], message });
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.constantFrom(...codes), fc.string(), (code, message) => {
+        const error = new DomainError(code, message);
+        expect({ status: error.status, retryable: error.retryable, message: error.message }).toEqual({
+          ...ERROR_CATALOGUE[code],
+          message,
+        });
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('keeps its code, status and name in subclasses', () => {
     class Refusal extends DomainError {}
     const refusal = new Refusal('unauthorized', 'No token.');
     expect(refusal).toBeInstanceOf(DomainError);
-    expect([refusal.name, refusal.code, refusal.status, refusal.retryable]).toEqual(['DomainError', 'unauthorized', 401, false]);
+    expect([refusal.name, refusal.code, refusal.status, refusal.retryable]).toEqual([
+      'DomainError',
+      'unauthorized',
+      401,
+      false,
+    ]);
   });
 });

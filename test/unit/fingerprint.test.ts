@@ -6,14 +6,21 @@ import { canonicalJson, fingerprint } from '../../src/core/fingerprint.js';
 function reordered(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reordered);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([key, item]) => [key, reordered(item)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, item]) => [key, reordered(item)]),
+  );
 }
 
 /** The same value with an undefined member added to every object. */
 function withUndefined(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withUndefined);
   if (value === null || typeof value !== 'object') return value;
-  return { ...Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withUndefined(item)])), '\u0000absent': undefined };
+  return {
+    ...Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withUndefined(item)])),
+    '\u0000absent': undefined,
+  };
 }
 
 describe('fingerprint', () => {
@@ -41,25 +48,30 @@ describe('fingerprint', () => {
   });
 
   it('is stable under any key order and any undefined members, at every depth', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      const expected = fingerprint(value);
-      expect(fingerprint(reordered(value))).toBe(expected);
-      expect(fingerprint(withUndefined(value))).toBe(expected);
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const expected = fingerprint(value);
+        expect(fingerprint(reordered(value))).toBe(expected);
+        expect(fingerprint(withUndefined(value))).toBe(expected);
+      }),
+    );
   });
 
   it('gives values of different canonical JSON different fingerprints', () => {
-    fc.assert(fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
-      fc.pre(canonicalJson(a) !== canonicalJson(b));
-      expect(fingerprint(a)).not.toBe(fingerprint(b));
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        fc.pre(canonicalJson(a) !== canonicalJson(b));
+        expect(fingerprint(a)).not.toBe(fingerprint(b));
+      }),
+    );
   });
 });
 
 describe('canonicalJson', () => {
   it('sorts keys by code unit, drops undefined members and writes undefined array items as null', () => {
-    expect(canonicalJson({ b: [1, { d: 'x', c: undefined }, undefined], a: null, é: true, Z: 1.5 }))
-      .toBe('{"Z":1.5,"a":null,"b":[1,{"d":"x"},null],"é":true}');
+    expect(canonicalJson({ b: [1, { d: 'x', c: undefined }, undefined], a: null, é: true, Z: 1.5 })).toBe(
+      '{"Z":1.5,"a":null,"b":[1,{"d":"x"},null],"é":true}',
+    );
   });
 
   it.each([
@@ -74,10 +86,12 @@ describe('canonicalJson', () => {
   });
 
   it('reads back as the same JSON value and is its own canonical form', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      const text = canonicalJson(value);
-      expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
-      expect(canonicalJson(JSON.parse(text))).toBe(text);
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = canonicalJson(value);
+        expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+        expect(canonicalJson(JSON.parse(text))).toBe(text);
+      }),
+    );
   });
 });

@@ -8,18 +8,31 @@ import { responseShapeProblems } from '../support/graphqlShape.js';
 const schema = buildLedgerSchema();
 const document = parse(`mutation { addLedgerEntry(ik: "a", entry: { ledger: { ik: "l" } }) {
   __typename ... on AddLedgerEntryResult { isIkReplay entry { id posted } lines { amount type } } ... on BadRequestError { code } } }`);
-const good = { addLedgerEntry: { __typename: 'AddLedgerEntryResult', isIkReplay: false, entry: { id: 'ent_1', posted: '2026-01-01T00:00:00.000Z' }, lines: [{ amount: '5', type: 'debit' }] } };
+const good = {
+  addLedgerEntry: {
+    __typename: 'AddLedgerEntryResult',
+    isIkReplay: false,
+    entry: { id: 'ent_1', posted: '2026-01-01T00:00:00.000Z' },
+    lines: [{ amount: '5', type: 'debit' }],
+  },
+};
 
 describe('responseShapeProblems', () => {
   it('accepts a response the SDL allows', () => {
     expect(responseShapeProblems(schema, document, good)).toEqual([]);
-    expect(responseShapeProblems(schema, document, { addLedgerEntry: { __typename: 'BadRequestError', code: 'x' } })).toEqual([]);
+    expect(
+      responseShapeProblems(schema, document, { addLedgerEntry: { __typename: 'BadRequestError', code: 'x' } }),
+    ).toEqual([]);
   });
 
   it.each([
     ['a missing field', { ...good.addLedgerEntry, isIkReplay: undefined }, 'isIkReplay: missing'],
     ['null for a non-null field', { ...good.addLedgerEntry, isIkReplay: null }, 'null for non-null'],
-    ['an amount that is not an Int96', { ...good.addLedgerEntry, lines: [{ amount: 5, type: 'debit' }] }, 'not a valid Int96'],
+    [
+      'an amount that is not an Int96',
+      { ...good.addLedgerEntry, lines: [{ amount: 5, type: 'debit' }] },
+      'not a valid Int96',
+    ],
     ['an unknown enum value', { ...good.addLedgerEntry, lines: [{ amount: '5', type: 'sideways' }] }, 'not a TxType'],
     ['a type outside the union', { ...good.addLedgerEntry, __typename: 'Ledger' }, 'is not a AddLedgerEntryResponse'],
   ])('flags %s', (_label, value, problem) => {

@@ -8,13 +8,18 @@ import { groupBy } from '../../src/core/grouping.js';
 describe('groupBy', () => {
   it('groups items by key, keys in order of first appearance, items in their input order', () => {
     const lines = [
-      { invoice: 'inv_2', id: 'a' }, { invoice: 'inv_1', id: 'b' }, { invoice: 'inv_2', id: 'c' },
-      { invoice: 'inv_3', id: 'd' }, { invoice: 'inv_1', id: 'e' },
+      { invoice: 'inv_2', id: 'a' },
+      { invoice: 'inv_1', id: 'b' },
+      { invoice: 'inv_2', id: 'c' },
+      { invoice: 'inv_3', id: 'd' },
+      { invoice: 'inv_1', id: 'e' },
     ];
     const groups = groupBy(lines, (line) => line.invoice);
     expect([...groups.keys()]).toEqual(['inv_2', 'inv_1', 'inv_3']);
     expect([...groups.entries()].map(([key, items]) => [key, items.map((item) => item.id)])).toEqual([
-      ['inv_2', ['a', 'c']], ['inv_1', ['b', 'e']], ['inv_3', ['d']],
+      ['inv_2', ['a', 'c']],
+      ['inv_1', ['b', 'e']],
+      ['inv_3', ['d']],
     ]);
   });
 
@@ -35,18 +40,25 @@ describe('groupBy', () => {
   });
 
   it('tells keys apart exactly: the empty key, and keys that differ only in case', () => {
-    expect(Object.fromEntries(groupBy(['', 'A', 'a', ''], (text) => text))).toEqual({ '': ['', ''], A: ['A'], a: ['a'] });
+    expect(Object.fromEntries(groupBy(['', 'A', 'a', ''], (text) => text))).toEqual({
+      '': ['', ''],
+      A: ['A'],
+      a: ['a'],
+    });
   });
 
   // Law: groupBy partitions the input; each group is the input filtered by its key, and the
   // map's keys are the distinct keys in order of first appearance.
   it('partitions any list into the input filtered by each key', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', ''), fc.integer())), (items) => {
-      const groups = groupBy(items, ([key]) => key);
-      const firstSeen = [...new Set(items.map(([key]) => key))];
-      expect([...groups.keys()]).toEqual(firstSeen);
-      for (const key of firstSeen) expect(groups.get(key)).toEqual(items.filter(([k]) => k === key));
-      expect([...groups.values()].reduce((count, group) => count + group.length, 0)).toBe(items.length);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', ''), fc.integer())), (items) => {
+        const groups = groupBy(items, ([key]) => key);
+        const firstSeen = [...new Set(items.map(([key]) => key))];
+        expect([...groups.keys()]).toEqual(firstSeen);
+        for (const key of firstSeen) expect(groups.get(key)).toEqual(items.filter(([k]) => k === key));
+        expect([...groups.values()].reduce((count, group) => count + group.length, 0)).toBe(items.length);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

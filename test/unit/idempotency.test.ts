@@ -32,12 +32,19 @@ describe('sameRequest', () => {
       }
     })() as DomainError;
     expect(refusal).toBeInstanceOf(DomainError);
-    expect([refusal.code, refusal.message])
-      .toEqual(['idempotency_key_reused', 'externalId t1 was already used for a different request: another amount.']);
+    expect([refusal.code, refusal.message]).toEqual([
+      'idempotency_key_reused',
+      'externalId t1 was already used for a different request: another amount.',
+    ]);
   });
 
   it('uses the code the contract names for a key, when it names one', () => {
-    const refusal = keyReused({ field: 'code', value: 'coffee', scope: 'in this workspace', code: 'product_code_taken' });
+    const refusal = keyReused({
+      field: 'code',
+      value: 'coffee',
+      scope: 'in this workspace',
+      code: 'product_code_taken',
+    });
     expect([refusal.code, refusal.status]).toEqual(['product_code_taken', 409]);
     expect(refusal.message).toBe('code coffee was already used in this workspace for a different request.');
   });
@@ -47,8 +54,11 @@ describe('keyReused', () => {
   it('builds the refusal without throwing it, the key named as the client spelled it', () => {
     const refusal = keyReused({ field: 'invoice_id', value: 'INV-7' }, 'another total');
     expect(refusal).toBeInstanceOf(DomainError);
-    expect([refusal.code, refusal.status, refusal.message])
-      .toEqual(['idempotency_key_reused', 409, 'invoice_id INV-7 was already used for a different request: another total.']);
+    expect([refusal.code, refusal.status, refusal.message]).toEqual([
+      'idempotency_key_reused',
+      409,
+      'invoice_id INV-7 was already used for a different request: another total.',
+    ]);
   });
 });
 

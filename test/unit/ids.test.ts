@@ -5,8 +5,24 @@ import { ID_PATTERN, newId, type IdPrefix } from '../../src/core/ids.js';
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 const decode = (text: string) => [...text].reduce((value, char) => value * 32n + BigInt(CROCKFORD.indexOf(char)), 0n);
 const PREFIXES: IdPrefix[] = [
-  'ws', 'prod', 'role', 'li', 'user', 'txn', 'ext_account', 'alloc', 'pf',
-  'pay', 'pacct', 'led', 'acct', 'ent', 'line', 'link', 'xacct', 'tx',
+  'ws',
+  'prod',
+  'role',
+  'li',
+  'user',
+  'txn',
+  'ext_account',
+  'alloc',
+  'pf',
+  'pay',
+  'pacct',
+  'led',
+  'acct',
+  'ent',
+  'line',
+  'link',
+  'xacct',
+  'tx',
 ];
 
 // First in the file: the clock is set before any id fixes the last time seen (module state).
@@ -15,7 +31,7 @@ describe('ids on a set clock', () => {
     vi.useRealTimers();
   });
 
-  it('start with the millisecond time in ULID layout (the ULID specification\'s own example)', () => {
+  it("start with the millisecond time in ULID layout (the ULID specification's own example)", () => {
     vi.useFakeTimers({ toFake: ['Date'], now: 1_469_918_176_385 });
     const id = newId('led');
     expect(id.slice(0, 14)).toBe('led_01aryz6s41');

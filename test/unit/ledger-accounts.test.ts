@@ -2,8 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/core/errors.js';
 import {
-  MAX_ACCOUNT_DEPTH, MAX_ACCOUNTS_PER_CALL, newAccountAttributes, WORKSPACE_DEFAULT_CURRENCY,
-  type AccountRequest, type Consistency, type ParentAccount,
+  MAX_ACCOUNT_DEPTH,
+  MAX_ACCOUNTS_PER_CALL,
+  newAccountAttributes,
+  WORKSPACE_DEFAULT_CURRENCY,
+  type AccountRequest,
+  type Consistency,
+  type ParentAccount,
 } from '../../src/core/ledgerAccounts.js';
 
 // Accounts created through the API (no schema): createLedgerAccounts inherits the parent's
@@ -22,16 +27,30 @@ function refusal(run: () => unknown): { code: string; message: string } {
 
 const DEFAULT_CONSISTENCY: Consistency = { lines: 'eventual', ownBalanceUpdates: 'eventual', groups: [] };
 const STRONG: Consistency = {
-  lines: 'strong', ownBalanceUpdates: 'strong', totalBalanceUpdates: 'strong', groups: [{ key: 'order', ownBalanceUpdates: 'strong' }],
+  lines: 'strong',
+  ownBalanceUpdates: 'strong',
+  totalBalanceUpdates: 'strong',
+  groups: [{ key: 'order', ownBalanceUpdates: 'strong' }],
 };
 
 const parent = (overrides: Partial<ParentAccount> = {}): ParentAccount => ({
-  id: 'acct_parent', path: 'liabilities/users', depth: 2, type: 'liability', currencyMode: 'single', currencyCode: 'EUR',
-  consistency: STRONG, ...overrides,
+  id: 'acct_parent',
+  path: 'liabilities/users',
+  depth: 2,
+  type: 'liability',
+  currencyMode: 'single',
+  currencyCode: 'EUR',
+  consistency: STRONG,
+  ...overrides,
 });
-const request = (overrides: Partial<AccountRequest> = {}): AccountRequest => ({ ik: 'alice', name: 'Alice', ...overrides });
+const request = (overrides: Partial<AccountRequest> = {}): AccountRequest => ({
+  ik: 'alice',
+  name: 'Alice',
+  ...overrides,
+});
 /** A top-level asset account as createLedgerAccount makes it. */
-const topLevel = (overrides: Partial<AccountRequest>) => newAccountAttributes(request({ type: 'asset', ...overrides }), undefined, false);
+const topLevel = (overrides: Partial<AccountRequest>) =>
+  newAccountAttributes(request({ type: 'asset', ...overrides }), undefined, false);
 
 describe('limits', () => {
   it('allow 10 levels and 200 accounts per call, and USD as the currency of a workspace', () => {
@@ -42,13 +61,19 @@ describe('limits', () => {
 describe('a top-level account', () => {
   it('takes its path from its ik, depth 1, USD and eventual consistency by default', () => {
     expect(newAccountAttributes(request({ ik: 'assets', type: 'asset' }), undefined, true)).toStrictEqual({
-      path: 'assets', depth: 1, type: 'asset', currencyMode: 'single', currencyCode: 'USD', consistency: DEFAULT_CONSISTENCY,
+      path: 'assets',
+      depth: 1,
+      type: 'asset',
+      currencyMode: 'single',
+      currencyCode: 'USD',
+      consistency: DEFAULT_CONSISTENCY,
     });
   });
 
   it('needs a type', () => {
     expect(refusal(() => newAccountAttributes(request({ ik: 'cash' }), undefined, false))).toEqual({
-      code: 'invalid_input_provided', message: 'Account cash is a top-level account and needs a type.',
+      code: 'invalid_input_provided',
+      message: 'Account cash is a top-level account and needs a type.',
     });
   });
 
@@ -60,13 +85,16 @@ describe('a top-level account', () => {
 
   it('refuses a currency on a multi-currency account, and a malformed currency', () => {
     expect(refusal(() => topLevel({ currencyMode: 'multi', currency: { code: 'EUR' } }))).toEqual({
-      code: 'invalid_input_provided', message: 'Account alice is multi-currency and cannot name a currency.',
+      code: 'invalid_input_provided',
+      message: 'Account alice is multi-currency and cannot name a currency.',
     });
     expect(refusal(() => topLevel({ currency: { code: 'CUSTOM' } }))).toEqual({
-      code: 'invalid_input_provided', message: 'Account alice: code CUSTOM needs a customCurrencyId.',
+      code: 'invalid_input_provided',
+      message: 'Account alice: code CUSTOM needs a customCurrencyId.',
     });
     expect(refusal(() => topLevel({ currency: { code: 'EUR', customCurrencyId: 'points' } }))).toEqual({
-      code: 'invalid_input_provided', message: 'Account alice: customCurrencyId goes with code CUSTOM, not EUR.',
+      code: 'invalid_input_provided',
+      message: 'Account alice: customCurrencyId goes with code CUSTOM, not EUR.',
     });
   });
 
@@ -84,7 +112,8 @@ describe('a child account', () => {
 
   it('must have its parent type', () => {
     expect(refusal(() => newAccountAttributes(request({ type: 'asset' }), parent(), true))).toEqual({
-      code: 'invalid_input_provided', message: "Account alice must have its parent's type (liability), not asset.",
+      code: 'invalid_input_provided',
+      message: "Account alice must have its parent's type (liability), not asset.",
     });
     expect(newAccountAttributes(request({ type: 'liability' }), parent(), false).type).toBe('liability');
   });
@@ -92,27 +121,43 @@ describe('a child account', () => {
   it('may be 10 levels deep, not 11', () => {
     expect(newAccountAttributes(request(), parent({ depth: 9 }), true).depth).toBe(10);
     expect(refusal(() => newAccountAttributes(request({ ik: 'deep' }), parent({ depth: 10 }), true))).toEqual({
-      code: 'invalid_input_provided', message: 'Account deep would be 11 levels deep; at most 10 are allowed.',
+      code: 'invalid_input_provided',
+      message: 'Account deep would be 11 levels deep; at most 10 are allowed.',
     });
   });
 
   it('inherits currency and consistency in createLedgerAccounts', () => {
     expect(newAccountAttributes(request(), parent(), true)).toStrictEqual({
-      path: 'liabilities/users/alice', depth: 3, type: 'liability', currencyMode: 'single', currencyCode: 'EUR', consistency: STRONG,
+      path: 'liabilities/users/alice',
+      depth: 3,
+      type: 'liability',
+      currencyMode: 'single',
+      currencyCode: 'EUR',
+      consistency: STRONG,
     });
     const underMulti = newAccountAttributes(request(), parent({ currencyMode: 'multi', currencyCode: null }), true);
     expect([underMulti.currencyMode, underMulti.currencyCode]).toEqual(['multi', null]);
   });
 
   it('takes the defaults in createLedgerAccount, whatever the parent holds', () => {
-    expect(newAccountAttributes(request(), parent({ currencyMode: 'multi', currencyCode: null }), false)).toStrictEqual({
-      path: 'liabilities/users/alice', depth: 3, type: 'liability', currencyMode: 'single', currencyCode: 'USD',
-      consistency: DEFAULT_CONSISTENCY,
-    });
+    expect(newAccountAttributes(request(), parent({ currencyMode: 'multi', currencyCode: null }), false)).toStrictEqual(
+      {
+        path: 'liabilities/users/alice',
+        depth: 3,
+        type: 'liability',
+        currencyMode: 'single',
+        currencyCode: 'USD',
+        consistency: DEFAULT_CONSISTENCY,
+      },
+    );
   });
 
   it('names its own currency under a multi-currency parent', () => {
-    const own = newAccountAttributes(request({ currency: { code: 'JPY' } }), parent({ currencyMode: 'multi', currencyCode: null }), true);
+    const own = newAccountAttributes(
+      request({ currency: { code: 'JPY' } }),
+      parent({ currencyMode: 'multi', currencyCode: null }),
+      true,
+    );
     expect([own.currencyMode, own.currencyCode]).toEqual(['single', 'JPY']);
   });
 
@@ -124,24 +169,39 @@ describe('a child account', () => {
     const fields = { lines: mode, ownBalanceUpdates: mode, totalBalanceUpdates: mode, groups };
     const consistency = fc.record(fields, { requiredKeys: ['lines', 'ownBalanceUpdates', 'groups'] });
     const partial = fc.record(fields, { requiredKeys: [] });
-    fc.assert(fc.property(consistency, partial, (base, given) => {
-      const merged = newAccountAttributes(request({ consistencyConfig: given }), parent({ consistency: base }), true).consistency;
-      const expected: Consistency = {
-        lines: given.lines ?? base.lines,
-        ownBalanceUpdates: given.ownBalanceUpdates ?? base.ownBalanceUpdates,
-        groups: given.groups ?? base.groups,
-      };
-      const total = given.totalBalanceUpdates ?? base.totalBalanceUpdates;
-      if (total) expected.totalBalanceUpdates = total;
-      expect(merged).toStrictEqual(expected);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(consistency, partial, (base, given) => {
+        const merged = newAccountAttributes(
+          request({ consistencyConfig: given }),
+          parent({ consistency: base }),
+          true,
+        ).consistency;
+        const expected: Consistency = {
+          lines: given.lines ?? base.lines,
+          ownBalanceUpdates: given.ownBalanceUpdates ?? base.ownBalanceUpdates,
+          groups: given.groups ?? base.groups,
+        };
+        const total = given.totalBalanceUpdates ?? base.totalBalanceUpdates;
+        if (total) expected.totalBalanceUpdates = total;
+        expect(merged).toStrictEqual(expected);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   // Law: path = parent path + '/' + ik and depth = parent depth + 1, for any depth up to the limit.
   it('extends the parent path by exactly one segment and one level', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 9 }), fc.stringMatching(/^[a-z0-9_-]{1,20}$/), fc.boolean(), (depth, ik, inherit) => {
-      const attributes = newAccountAttributes(request({ ik }), parent({ depth, path: 'p' }), inherit);
-      expect([attributes.path, attributes.depth]).toEqual([`p/${ik}`, depth + 1]);
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.stringMatching(/^[a-z0-9_-]{1,20}$/),
+        fc.boolean(),
+        (depth, ik, inherit) => {
+          const attributes = newAccountAttributes(request({ ik }), parent({ depth, path: 'p' }), inherit);
+          expect([attributes.path, attributes.depth]).toEqual([`p/${ik}`, depth + 1]);
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 });

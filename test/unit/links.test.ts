@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/core/errors.js';
 import {
-  checkBatchSize, checkName, MAX_CUSTOM_CURRENCY_TEXT, MAX_DELETE_TXS, MAX_NAME_LENGTH, MAX_SYNC_ITEMS, MAX_TX_DESCRIPTION_LENGTH,
+  checkBatchSize,
+  checkName,
+  MAX_CUSTOM_CURRENCY_TEXT,
+  MAX_DELETE_TXS,
+  MAX_NAME_LENGTH,
+  MAX_SYNC_ITEMS,
+  MAX_TX_DESCRIPTION_LENGTH,
   PRECISION_RANGE,
 } from '../../src/core/links.js';
 
@@ -23,10 +29,19 @@ function refusal(run: () => unknown): { code: string; message: string } {
 describe('limits of links and custom currencies', () => {
   it('are the values the SDL documents', () => {
     const limits = {
-      MAX_SYNC_ITEMS, MAX_DELETE_TXS, MAX_CUSTOM_CURRENCY_TEXT, MAX_NAME_LENGTH, MAX_TX_DESCRIPTION_LENGTH, PRECISION_RANGE,
+      MAX_SYNC_ITEMS,
+      MAX_DELETE_TXS,
+      MAX_CUSTOM_CURRENCY_TEXT,
+      MAX_NAME_LENGTH,
+      MAX_TX_DESCRIPTION_LENGTH,
+      PRECISION_RANGE,
     };
     expect(limits).toEqual({
-      MAX_SYNC_ITEMS: 100, MAX_DELETE_TXS: 100, MAX_CUSTOM_CURRENCY_TEXT: 36, MAX_NAME_LENGTH: 256, MAX_TX_DESCRIPTION_LENGTH: 1024,
+      MAX_SYNC_ITEMS: 100,
+      MAX_DELETE_TXS: 100,
+      MAX_CUSTOM_CURRENCY_TEXT: 36,
+      MAX_NAME_LENGTH: 256,
+      MAX_TX_DESCRIPTION_LENGTH: 1024,
       PRECISION_RANGE: { min: 0, max: 18 },
     });
   });
@@ -41,14 +56,16 @@ describe('checkName', () => {
   it('refuses a blank name, whatever whitespace it is made of', () => {
     for (const blank of ['', ' ', '\t\n', '\u00a0\u2003']) {
       expect(refusal(() => checkName(blank, 'Custom link'))).toEqual({
-        code: 'invalid_input_provided', message: 'Custom link: the name must not be blank.',
+        code: 'invalid_input_provided',
+        message: 'Custom link: the name must not be blank.',
       });
     }
   });
 
   it('refuses a name longer than 256 characters, saying how long it was', () => {
     expect(refusal(() => checkName('n'.repeat(257), 'Account acc-1'))).toEqual({
-      code: 'invalid_input_provided', message: 'Account acc-1: the name has 257 characters; at most 256 are allowed.',
+      code: 'invalid_input_provided',
+      message: 'Account acc-1: the name has 257 characters; at most 256 are allowed.',
     });
   });
 
@@ -56,15 +73,20 @@ describe('checkName', () => {
   it('accepts exactly the non-blank names of at most 256 characters', () => {
     const mixed = fc.string({ unit: fc.constantFrom('a', ' ', '\t', 'é', '😀'), maxLength: 300, size: 'max' });
     const blank = fc.string({ unit: fc.constantFrom(' ', '\t', '\n', '\u00a0'), maxLength: 300, size: 'max' });
-    fc.assert(fc.property(fc.oneof(mixed, blank), (name) => {
-      if (name.trim() === '') {
-        expect(refusal(() => checkName(name, 'n')).message).toBe('n: the name must not be blank.');
-      } else if (name.length > 256) {
-        expect(refusal(() => checkName(name, 'n')).message).toBe(`n: the name has ${name.length} characters; at most 256 are allowed.`);
-      } else {
-        expect(checkName(name, 'n')).toBe(name);
-      }
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.oneof(mixed, blank), (name) => {
+        if (name.trim() === '') {
+          expect(refusal(() => checkName(name, 'n')).message).toBe('n: the name must not be blank.');
+        } else if (name.length > 256) {
+          expect(refusal(() => checkName(name, 'n')).message).toBe(
+            `n: the name has ${name.length} characters; at most 256 are allowed.`,
+          );
+        } else {
+          expect(checkName(name, 'n')).toBe(name);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -76,25 +98,30 @@ describe('checkBatchSize', () => {
 
   it('refuses an empty batch and one over the limit, naming the item', () => {
     expect(refusal(() => checkBatchSize(0, MAX_SYNC_ITEMS, 'account'))).toEqual({
-      code: 'invalid_input_provided', message: 'Give at least one account.',
+      code: 'invalid_input_provided',
+      message: 'Give at least one account.',
     });
     expect(refusal(() => checkBatchSize(101, MAX_DELETE_TXS, 'tx'))).toEqual({
-      code: 'invalid_input_provided', message: 'At most 100 txs per call; 101 were given.',
+      code: 'invalid_input_provided',
+      message: 'At most 100 txs per call; 101 were given.',
     });
   });
 
   // Law: a batch of n items passes exactly when 1 ≤ n ≤ max.
   it('accepts exactly the sizes from 1 to max', () => {
-    fc.assert(fc.property(fc.nat(300), fc.integer({ min: 1, max: 200 }), (count, max) => {
-      const passes = (() => {
-        try {
-          checkBatchSize(count, max, 'item');
-          return true;
-        } catch {
-          return false;
-        }
-      })();
-      expect(passes).toBe(count >= 1 && count <= max);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.nat(300), fc.integer({ min: 1, max: 200 }), (count, max) => {
+        const passes = (() => {
+          try {
+            checkBatchSize(count, max, 'item');
+            return true;
+          } catch {
+            return false;
+          }
+        })();
+        expect(passes).toBe(count >= 1 && count <= max);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

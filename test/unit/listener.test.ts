@@ -5,19 +5,25 @@ import { bindListener, serveWith } from '../../src/http/listener.js';
 const TIMEOUTS = { keepAliveTimeoutMs: 95_000, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 };
 
 describe('the listener bound at start', () => {
-  it('answers a retryable 503 in each endpoint\'s error shape until the app is ready, then the app', async () => {
+  it("answers a retryable 503 in each endpoint's error shape until the app is ready, then the app", async () => {
     const server = await bindListener(0, '127.0.0.1', TIMEOUTS);
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const rest = await fetch(`${base}/billing/products`);
       expect(rest.status).toBe(503);
       expect(rest.headers.get('retry-after')).toBe('1');
-      expect(await rest.json()).toEqual({ code: 'service_unavailable', message: 'Tally is starting; retry shortly.', retryable: true });
+      expect(await rest.json()).toEqual({
+        code: 'service_unavailable',
+        message: 'Tally is starting; retry shortly.',
+        retryable: true,
+      });
       const graphql = await fetch(`${base}/graphql`, { method: 'POST', body: '{"query":"{ workspace { id } }"}' });
       expect(graphql.status).toBe(503);
       expect((await graphql.json()).errors[0].extensions).toEqual({ code: 'service_unavailable', retryable: true });
 
-      serveWith(server, async (_request, response) => { response.end('ready'); });
+      serveWith(server, async (_request, response) => {
+        response.end('ready');
+      });
       expect(await (await fetch(`${base}/graphql`)).text()).toBe('ready');
     } finally {
       server.close();

@@ -33,7 +33,9 @@ describe('parseAmount', () => {
   );
 
   it('keeps every digit of a 37-digit amount (no float rounding)', () => {
-    expect(parseAmount('1329227995784915872903807060280344575')?.toString()).toBe('1329227995784915872903807060280344575');
+    expect(parseAmount('1329227995784915872903807060280344575')?.toString()).toBe(
+      '1329227995784915872903807060280344575',
+    );
   });
 
   it('reads neighbours past 2^53 as distinct values, as a float could not', () => {
@@ -42,25 +44,39 @@ describe('parseAmount', () => {
   });
 
   it('reads back any in-range amount it formats, digit for digit', () => {
-    fc.assert(fc.property(inRange, (value) => {
-      expect(parseAmount(formatAmount(value))).toBe(value);
-    }));
+    fc.assert(
+      fc.property(inRange, (value) => {
+        expect(parseAmount(formatAmount(value))).toBe(value);
+      }),
+    );
   });
 
   it('refuses any integer beyond the range, on either side', () => {
-    fc.assert(fc.property(fc.bigInt({ min: INT96_MAX + 1n, max: 1n << 200n }), fc.boolean(), (magnitude, negative) => {
-      expect(parseAmount((negative ? -magnitude : magnitude).toString())).toBeUndefined();
-    }));
+    fc.assert(
+      fc.property(fc.bigInt({ min: INT96_MAX + 1n, max: 1n << 200n }), fc.boolean(), (magnitude, negative) => {
+        expect(parseAmount((negative ? -magnitude : magnitude).toString())).toBeUndefined();
+      }),
+    );
   });
 
   // One written form per value: otherwise two requests for the same amount would fingerprint apart.
   it('refuses every non-canonical spelling of an in-range amount', () => {
-    fc.assert(fc.property(fc.bigInt({ min: 0n, max: INT96_MAX }), (value) => {
-      const digits = value.toString();
-      for (const text of [`0${digits}`, `+${digits}`, ` ${digits}`, `${digits} `, `${digits}.0`, `${digits}n`, `-0${digits}`]) {
-        expect(parseAmount(text)).toBeUndefined();
-      }
-    }));
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: INT96_MAX }), (value) => {
+        const digits = value.toString();
+        for (const text of [
+          `0${digits}`,
+          `+${digits}`,
+          ` ${digits}`,
+          `${digits} `,
+          `${digits}.0`,
+          `${digits}n`,
+          `-0${digits}`,
+        ]) {
+          expect(parseAmount(text)).toBeUndefined();
+        }
+      }),
+    );
   });
 });
 
@@ -76,10 +92,12 @@ describe('formatAmount', () => {
   });
 
   it('writes any in-range amount in the one form parseAmount accepts back unchanged', () => {
-    fc.assert(fc.property(inRange, (value) => {
-      const text = formatAmount(value);
-      expect(text).toMatch(/^-?(0|[1-9][0-9]*)$/);
-      expect(formatAmount(parseAmount(text)!)).toBe(text);
-    }));
+    fc.assert(
+      fc.property(inRange, (value) => {
+        const text = formatAmount(value);
+        expect(text).toMatch(/^-?(0|[1-9][0-9]*)$/);
+        expect(formatAmount(parseAmount(text)!)).toBe(text);
+      }),
+    );
   });
 });

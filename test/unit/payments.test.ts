@@ -2,7 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/core/errors.js';
 import {
-  checkPlainAmount, findPaymentType, paymentAmount, paymentParameters, PLAIN_AMOUNT_RANGE, type SchemaPaymentType,
+  checkPlainAmount,
+  findPaymentType,
+  paymentAmount,
+  paymentParameters,
+  PLAIN_AMOUNT_RANGE,
+  type SchemaPaymentType,
 } from '../../src/core/payments.js';
 
 // createPayment (experimental): a payment type of the ledger's schema, found by name and version,
@@ -19,8 +24,12 @@ function refusal(run: () => unknown): DomainError {
   throw new Error('expected a DomainError');
 }
 
-const paymentType = (type: string, typeVersion: number, status?: string | null, amount = '{{amount}}'): SchemaPaymentType =>
-  ({ type, typeVersion, status, payment: { amount, direction: 'inbound' } });
+const paymentType = (
+  type: string,
+  typeVersion: number,
+  status?: string | null,
+  amount = '{{amount}}',
+): SchemaPaymentType => ({ type, typeVersion, status, payment: { amount, direction: 'inbound' } });
 
 describe('findPaymentType', () => {
   const types = [
@@ -44,17 +53,22 @@ describe('findPaymentType', () => {
   it('refuses an unknown type, an unknown version and an archived version with payment_type_not_found', () => {
     const archived = refusal(() => findPaymentType(types, 'deposit', 3));
     expect([archived.code, archived.status, archived.message]).toEqual([
-      'payment_type_not_found', 400, 'The ledger\'s schema has no payment type deposit version 3.',
+      'payment_type_not_found',
+      400,
+      "The ledger's schema has no payment type deposit version 3.",
     ]);
     expect(archived.details).toEqual({ type: 'deposit' });
-    expect(refusal(() => findPaymentType(types, 'deposit', 9)).message).toBe('The ledger\'s schema has no payment type deposit version 9.');
-    expect(refusal(() => findPaymentType(types, 'payout', undefined)).message)
-      .toBe('The ledger\'s schema has no payment type payout in an active version.');
+    expect(refusal(() => findPaymentType(types, 'deposit', 9)).message).toBe(
+      "The ledger's schema has no payment type deposit version 9.",
+    );
+    expect(refusal(() => findPaymentType(types, 'payout', undefined)).message).toBe(
+      "The ledger's schema has no payment type payout in an active version.",
+    );
     const onlyArchived = [paymentType('deposit', 1, 'archived')];
     expect(refusal(() => findPaymentType(onlyArchived, 'deposit', undefined)).code).toBe('payment_type_not_found');
   });
 
-  it('leaves the schema\'s list as it was', () => {
+  it("leaves the schema's list as it was", () => {
     const before = [...types];
     findPaymentType(types, 'deposit', undefined);
     expect(types).toEqual(before);
@@ -63,15 +77,17 @@ describe('findPaymentType', () => {
   it('finds the highest active version, whatever the order of the list', () => {
     // Law: findPaymentType(T, t, none).typeVersion = max{v | (t, v) ∈ T active}, and it throws iff that set is empty.
     const entry = fc.record({ version: fc.integer({ min: 1, max: 50 }), active: fc.boolean() });
-    fc.assert(fc.property(fc.uniqueArray(entry, { selector: (e) => e.version, maxLength: 8 }), (entries) => {
-      const list = entries.map((e) => paymentType('deposit', e.version, e.active ? 'active' : 'archived'));
-      const activeVersions = entries.filter((e) => e.active).map((e) => e.version);
-      if (activeVersions.length === 0) {
-        expect(refusal(() => findPaymentType(list, 'deposit', undefined)).code).toBe('payment_type_not_found');
-      } else {
-        expect(findPaymentType(list, 'deposit', undefined).typeVersion).toBe(Math.max(...activeVersions));
-      }
-    }));
+    fc.assert(
+      fc.property(fc.uniqueArray(entry, { selector: (e) => e.version, maxLength: 8 }), (entries) => {
+        const list = entries.map((e) => paymentType('deposit', e.version, e.active ? 'active' : 'archived'));
+        const activeVersions = entries.filter((e) => e.active).map((e) => e.version);
+        if (activeVersions.length === 0) {
+          expect(refusal(() => findPaymentType(list, 'deposit', undefined)).code).toBe('payment_type_not_found');
+        } else {
+          expect(findPaymentType(list, 'deposit', undefined).typeVersion).toBe(Math.max(...activeVersions));
+        }
+      }),
+    );
   });
 });
 
@@ -87,7 +103,10 @@ describe('paymentParameters', () => {
   it('refuses what is not an object with entry_parameters_invalid', () => {
     for (const given of ['amount=5', 5, true, ['5']]) {
       const error = refusal(() => paymentParameters(given));
-      expect([error.code, error.message]).toEqual(['entry_parameters_invalid', 'parameters must be a flat object of strings.']);
+      expect([error.code, error.message]).toEqual([
+        'entry_parameters_invalid',
+        'parameters must be a flat object of strings.',
+      ]);
     }
   });
 
@@ -101,22 +120,32 @@ describe('paymentParameters', () => {
     ];
     for (const [value, message] of cases) {
       const error = refusal(() => paymentParameters({ note: 'ok', amount: value }));
-      expect([error.code, error.message, error.details]).toEqual(['entry_parameters_invalid', message, { parameter: 'amount' }]);
+      expect([error.code, error.message, error.details]).toEqual([
+        'entry_parameters_invalid',
+        message,
+        { parameter: 'amount' },
+      ]);
     }
   });
 });
 
 describe('paymentAmount', () => {
-  it('evaluates the payment type\'s amount with the parameters', () => {
-    expect(paymentAmount(paymentType('deposit', 1, 'active', '{{amount}} + {{fee}} - 25'), { amount: '1500', fee: '100' })).toBe(1575n);
+  it("evaluates the payment type's amount with the parameters", () => {
+    expect(
+      paymentAmount(paymentType('deposit', 1, 'active', '{{amount}} + {{fee}} - 25'), { amount: '1500', fee: '100' }),
+    ).toBe(1575n);
     expect(paymentAmount(paymentType('flat', 1, 'active', '900'), {})).toBe(900n);
   });
 
   it('refuses an amount of zero or below with invalid_input_provided', () => {
     const zero = refusal(() => paymentAmount(paymentType('deposit', 1), { amount: '0' }));
-    expect([zero.code, zero.message]).toEqual(['invalid_input_provided', 'Payment type deposit gives the amount 0; it must be positive.']);
-    expect(refusal(() => paymentAmount(paymentType('deposit', 1), { amount: '-7' })).message)
-      .toBe('Payment type deposit gives the amount -7; it must be positive.');
+    expect([zero.code, zero.message]).toEqual([
+      'invalid_input_provided',
+      'Payment type deposit gives the amount 0; it must be positive.',
+    ]);
+    expect(refusal(() => paymentAmount(paymentType('deposit', 1), { amount: '-7' })).message).toBe(
+      'Payment type deposit gives the amount -7; it must be positive.',
+    );
   });
 
   it('names a missing parameter with the payment type it belongs to', () => {
@@ -131,12 +160,14 @@ describe('paymentAmount', () => {
   it('gives the exact sum of its parameters when positive, and refuses it otherwise', () => {
     // Law: paymentAmount('{{a}} + {{b}}', {a, b}) = a + b if a + b > 0, else invalid_input_provided.
     const value = fc.bigInt({ min: -(1n << 100n), max: 1n << 100n });
-    fc.assert(fc.property(value, value, (a, b) => {
-      const type = paymentType('deposit', 1, 'active', '{{a}} + {{b}}');
-      const parameters = { a: a.toString(), b: b.toString() };
-      if (a + b > 0n) expect(paymentAmount(type, parameters)).toBe(a + b);
-      else expect(refusal(() => paymentAmount(type, parameters)).code).toBe('invalid_input_provided');
-    }));
+    fc.assert(
+      fc.property(value, value, (a, b) => {
+        const type = paymentType('deposit', 1, 'active', '{{a}} + {{b}}');
+        const parameters = { a: a.toString(), b: b.toString() };
+        if (a + b > 0n) expect(paymentAmount(type, parameters)).toBe(a + b);
+        else expect(refusal(() => paymentAmount(type, parameters)).code).toBe('invalid_input_provided');
+      }),
+    );
   });
 });
 
@@ -153,12 +184,16 @@ describe('checkPlainAmount', () => {
 
   it('accepts exactly the amounts from 100 to 10000000', () => {
     // Law: checkPlainAmount(v) = v iff 100 ≤ v ≤ 10000000, else invalid_input_provided.
-    fc.assert(fc.property(fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }), (value) => {
-      if (value >= 100n && value <= 10_000_000n) expect(checkPlainAmount(value.toString())).toBe(value);
-      else expect(refusal(() => checkPlainAmount(value.toString())).code).toBe('invalid_input_provided');
-    }));
-    fc.assert(fc.property(fc.bigInt({ min: 100n, max: 10_000_000n }), (value) => {
-      expect(checkPlainAmount(value.toString())).toBe(value);
-    }));
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }), (value) => {
+        if (value >= 100n && value <= 10_000_000n) expect(checkPlainAmount(value.toString())).toBe(value);
+        else expect(refusal(() => checkPlainAmount(value.toString())).code).toBe('invalid_input_provided');
+      }),
+    );
+    fc.assert(
+      fc.property(fc.bigInt({ min: 100n, max: 10_000_000n }), (value) => {
+        expect(checkPlainAmount(value.toString())).toBe(value);
+      }),
+    );
   });
 });

@@ -8,14 +8,19 @@ import { describe, expect, it } from 'vitest';
 const packageDir = path.resolve(import.meta.dirname, '../../node_modules/postgres');
 
 describe('the installed postgres.js', () => {
-  it.each(['src/connection.js', 'cjs/src/connection.js'])('%s carries the guards against writes after close and an unawaited type fetch', (file) => {
-    const source = fs.readFileSync(path.join(packageDir, file), 'utf8');
-    expect(source).toMatch(/function nextWrite\(fn\) \{\n.*\n\s+if \(socket === null\) \{/);
-    expect(source).toMatch(/\], \[\], execute\)\.catch\(\(\) => null\)\n\s+types && types\.forEach/);
-  });
+  it.each(['src/connection.js', 'cjs/src/connection.js'])(
+    '%s carries the guards against writes after close and an unawaited type fetch',
+    (file) => {
+      const source = fs.readFileSync(path.join(packageDir, file), 'utf8');
+      expect(source).toMatch(/function nextWrite\(fn\) \{\n.*\n\s+if \(socket === null\) \{/);
+      expect(source).toMatch(/\], \[\], execute\)\.catch\(\(\) => null\)\n\s+types && types\.forEach/);
+    },
+  );
 
   it('is the version the patch was written for', () => {
-    const { version } = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(fs.existsSync(path.resolve(import.meta.dirname, `../../patches/postgres+${version}.patch`))).toBe(true);
   });
 });

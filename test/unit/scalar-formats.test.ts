@@ -92,38 +92,55 @@ describe('ledger scalar formats at their edges', () => {
 
   it('takes SafeStrings of 1 to 128 UTF-16 units free of / # : {{ }}, and nothing else', () => {
     expect(SAFE_STRING_MAX_LENGTH).toBe(128);
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 140 }), (text) => {
-      const ok = text.length >= 1 && text.length <= 128 && !/[/#:]/.test(text) && !text.includes('{{') && !text.includes('}}');
-      expect(scalarFormats.SafeString(text)).toBe(ok ? text : undefined);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 140 }), (text) => {
+        const ok =
+          text.length >= 1 && text.length <= 128 && !/[/#:]/.test(text) && !text.includes('{{') && !text.includes('}}');
+        expect(scalarFormats.SafeString(text)).toBe(ok ? text : undefined);
+      }),
+    );
   });
 
   it('writes any Int96 back in its one canonical form, and Int64 only within ±2^63', () => {
-    fc.assert(fc.property(fc.bigInt({ min: -INT96_MAX, max: INT96_MAX }), (value) => {
-      const text = value.toString();
-      expect(scalarFormats.Int96(text)).toBe(text);
-      const inInt64 = value >= -(1n << 63n) && value < 1n << 63n;
-      expect(scalarFormats.Int64(text)).toBe(inInt64 ? text : undefined);
-    }));
+    fc.assert(
+      fc.property(fc.bigInt({ min: -INT96_MAX, max: INT96_MAX }), (value) => {
+        const text = value.toString();
+        expect(scalarFormats.Int96(text)).toBe(text);
+        const inInt64 = value >= -(1n << 63n) && value < 1n << 63n;
+        expect(scalarFormats.Int64(text)).toBe(inInt64 ? text : undefined);
+      }),
+    );
   });
 
   it('reads any date-time written at any offset as the same instant, in UTC with milliseconds', () => {
-    const instant = fc.date({ min: new Date(Date.UTC(1970, 0, 2)), max: new Date(Date.UTC(9999, 11, 30)), noInvalidDate: true });
-    fc.assert(fc.property(instant, fc.integer({ min: -720, max: 840 }), (date, offset) => {
-      const wallClock = new Date(date.getTime() + offset * 60_000).toISOString().slice(0, 23);
-      const canonical = scalarFormats.DateTime(`${wallClock}${formatUtcOffset(offset)}`);
-      expect(canonical).toBe(date.toISOString());
-      expect(scalarFormats.DateTime(canonical!)).toBe(canonical);
-    }));
+    const instant = fc.date({
+      min: new Date(Date.UTC(1970, 0, 2)),
+      max: new Date(Date.UTC(9999, 11, 30)),
+      noInvalidDate: true,
+    });
+    fc.assert(
+      fc.property(instant, fc.integer({ min: -720, max: 840 }), (date, offset) => {
+        const wallClock = new Date(date.getTime() + offset * 60_000).toISOString().slice(0, 23);
+        const canonical = scalarFormats.DateTime(`${wallClock}${formatUtcOffset(offset)}`);
+        expect(canonical).toBe(date.toISOString());
+        expect(scalarFormats.DateTime(canonical!)).toBe(canonical);
+      }),
+    );
   });
 
   it('takes a Date exactly when the calendar has that day', () => {
     const isLeap = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-    fc.assert(fc.property(fc.integer({ min: 1970, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }),
-      (year, month, day) => {
-        const length = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-        const text = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-        expect(scalarFormats.Date(text)).toBe(day <= length ? text : undefined);
-      }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1970, max: 9999 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 31 }),
+        (year, month, day) => {
+          const length = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+          const text = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+          expect(scalarFormats.Date(text)).toBe(day <= length ? text : undefined);
+        },
+      ),
+    );
   });
 });

@@ -6,9 +6,15 @@ import { buildLedgerSchema } from '../../src/ledger/graphql/executableSchema.js'
 // schema must keep the SDL's URLs although Tally's scalar implementations replace the SDL types.
 describe('@specifiedBy in the served schema', () => {
   it('answers the SDL URL for every scalar that has one, and none for the others', async () => {
-    const result = await graphql({ schema: buildLedgerSchema(), source: '{ __schema { types { name kind specifiedByURL } } }' });
-    const urls = Object.fromEntries((result.data!.__schema as { types: { name: string; kind: string; specifiedByURL: string | null }[] }).types
-      .filter((type) => type.kind === 'SCALAR').map((type) => [type.name, type.specifiedByURL]));
+    const result = await graphql({
+      schema: buildLedgerSchema(),
+      source: '{ __schema { types { name kind specifiedByURL } } }',
+    });
+    const urls = Object.fromEntries(
+      (result.data!.__schema as { types: { name: string; kind: string; specifiedByURL: string | null }[] }).types
+        .filter((type) => type.kind === 'SCALAR')
+        .map((type) => [type.name, type.specifiedByURL]),
+    );
     expect(urls).toMatchObject({
       DateTime: 'https://www.rfc-editor.org/rfc/rfc3339#section-5.6',
       Date: 'https://www.rfc-editor.org/rfc/rfc3339#section-5.6',

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatUtcOffset, MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES, parseUtcOffset, toIsoTimestamp } from '../../src/core/time.js';
+import {
+  formatUtcOffset,
+  MAX_OFFSET_MINUTES,
+  MIN_OFFSET_MINUTES,
+  parseUtcOffset,
+  toIsoTimestamp,
+} from '../../src/core/time.js';
 
 describe('UTC offsets', () => {
   it.each([

@@ -49,7 +49,9 @@ describe('access tokens', () => {
 
   // Every process sharing the key must accept every other's tokens, across releases too.
   it('is tly1, the base64url JSON [workspace, client, expiry] and its HMAC-SHA256, byte for byte', () => {
-    expect(issueToken(claims, key)).toBe('tly1.WyJ3c18xIiwiY2xpZW50XzEiLDIwMDBd.WM-FIS8ev4gjd5YsPuFQEeOHT6fEMMOXfcEoFJPErsA');
+    expect(issueToken(claims, key)).toBe(
+      'tly1.WyJ3c18xIiwiY2xpZW50XzEiLDIwMDBd.WM-FIS8ev4gjd5YsPuFQEeOHT6fEMMOXfcEoFJPErsA',
+    );
     expect(Buffer.from('WyJ3c18xIiwiY2xpZW50XzEiLDIwMDBd', 'base64url').toString()).toBe('["ws_1","client_1",2000]');
   });
 
@@ -60,8 +62,9 @@ describe('access tokens', () => {
   };
 
   it('accepts a token signed by that rule, as any other process of the deployment would sign it', () => {
-    expect(checkToken(signed('["ws_9","client_9",5000]'), key, 0))
-      .toEqual({ claims: { workspaceId: 'ws_9', clientId: 'client_9', expiresAt: 5000 } });
+    expect(checkToken(signed('["ws_9","client_9",5000]'), key, 0)).toEqual({
+      claims: { workspaceId: 'ws_9', clientId: 'client_9', expiresAt: 5000 },
+    });
   });
 
   it.each([
@@ -76,27 +79,41 @@ describe('access tokens', () => {
   });
 
   it('gives back any claims exactly, until the second they expire', () => {
-    fc.assert(fc.property(anyClaims, fc.integer({ min: 0, max: 2 ** 40 }), (given, now) => {
-      const token = issueToken(given, key);
-      expect(checkToken(token, key, now)).toEqual(now < given.expiresAt ? { claims: given } : { refused: 'expired' });
-      expect(verifyToken(token, key, now)).toEqual(now < given.expiresAt ? given : undefined);
-    }));
+    fc.assert(
+      fc.property(anyClaims, fc.integer({ min: 0, max: 2 ** 40 }), (given, now) => {
+        const token = issueToken(given, key);
+        expect(checkToken(token, key, now)).toEqual(now < given.expiresAt ? { claims: given } : { refused: 'expired' });
+        expect(verifyToken(token, key, now)).toEqual(now < given.expiresAt ? given : undefined);
+      }),
+    );
   });
 
   it('refuses any token with one character changed, as invalid even when it is also expired', () => {
-    fc.assert(fc.property(anyClaims, fc.nat(), fc.constantFrom(...BASE64URL, '.'), fc.boolean(), (given, at, replacement, late) => {
-      const token = issueToken(given, key);
-      const index = at % token.length;
-      fc.pre(token[index] !== replacement);
-      const now = late ? given.expiresAt : 0;
-      expect(checkToken(`${token.slice(0, index)}${replacement}${token.slice(index + 1)}`, key, now)).toEqual({ refused: 'invalid' });
-    }));
+    fc.assert(
+      fc.property(
+        anyClaims,
+        fc.nat(),
+        fc.constantFrom(...BASE64URL, '.'),
+        fc.boolean(),
+        (given, at, replacement, late) => {
+          const token = issueToken(given, key);
+          const index = at % token.length;
+          fc.pre(token[index] !== replacement);
+          const now = late ? given.expiresAt : 0;
+          expect(checkToken(`${token.slice(0, index)}${replacement}${token.slice(index + 1)}`, key, now)).toEqual({
+            refused: 'invalid',
+          });
+        },
+      ),
+    );
   });
 
   it('refuses any token signed with another key', () => {
-    fc.assert(fc.property(anyClaims, fc.uint8Array({ minLength: 32, maxLength: 32 }), (given, other) => {
-      fc.pre(Buffer.from(other).compare(key) !== 0);
-      expect(checkToken(issueToken(given, Buffer.from(other)), key, 0)).toEqual({ refused: 'invalid' });
-    }));
+    fc.assert(
+      fc.property(anyClaims, fc.uint8Array({ minLength: 32, maxLength: 32 }), (given, other) => {
+        fc.pre(Buffer.from(other).compare(key) !== 0);
+        expect(checkToken(issueToken(given, Buffer.from(other)), key, 0)).toEqual({ refused: 'invalid' });
+      }),
+    );
   });
 });

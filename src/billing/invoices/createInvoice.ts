@@ -6,7 +6,14 @@ import { createOnce } from '../../db/createOnce.js';
 import { createInvoiceRow, findInvoice, type InvoiceRow, type LineItemRow } from '../../db/invoices.js';
 import type { Handler, RequestBody } from '../handlerTypes.js';
 import { currentInvoice } from './currentInvoice.js';
-import { checkReferences, checkSpecs, lookUpReferences, unknownProducts, unknownUsers, type NewLineItemSpec } from './newLineItems.js';
+import {
+  checkReferences,
+  checkSpecs,
+  lookUpReferences,
+  unknownProducts,
+  unknownUsers,
+  type NewLineItemSpec,
+} from './newLineItems.js';
 import { presentInvoice } from './present.js';
 
 type Body = RequestBody<'createInvoice'>;
@@ -39,22 +46,54 @@ export const createInvoice: Handler<'createInvoice'> = async ({ sql, caller, bod
         throw priceError;
       }
       const items = specs.map((spec, index) => ({
-        id: newId('li'), position: index + 1, type: spec.type, product_ref: spec.productRef,
-        user_id: 'id' in spec.user ? spec.user.id : null, user_external_id: 'externalId' in spec.user ? spec.user.externalId : null,
-        new_user_id: newId('user'), description: spec.description, currency: spec.currency,
-        unit_price: prices[index].unitPrice.toString(), quantity: prices[index].quantity, amount: prices[index].amount.toString(), tags: lineTags[index],
+        id: newId('li'),
+        position: index + 1,
+        type: spec.type,
+        product_ref: spec.productRef,
+        user_id: 'id' in spec.user ? spec.user.id : null,
+        user_external_id: 'externalId' in spec.user ? spec.user.externalId : null,
+        new_user_id: newId('user'),
+        description: spec.description,
+        currency: spec.currency,
+        unit_price: prices[index].unitPrice.toString(),
+        quantity: prices[index].quantity,
+        amount: prices[index].amount.toString(),
+        tags: lineTags[index],
       }));
       const written = await createInvoiceRow(sql, workspaceId, invoiceId, invoiceTags, requestHash, items);
       if (written.outcome === 'taken') return taken();
-      if (written.outcome !== 'created') throw (written.outcome === 'unknown_product' ? unknownProducts : unknownUsers)(specs, written.indexes);
+      if (written.outcome !== 'created')
+        throw (written.outcome === 'unknown_product' ? unknownProducts : unknownUsers)(specs, written.indexes);
       // Answered from what was written, without reading it back.
-      const row: InvoiceRow = { workspaceId, id: invoiceId, version: 1, tags: invoiceTags, requestHash, created: written.created, modified: null, diff: null };
+      const row: InvoiceRow = {
+        workspaceId,
+        id: invoiceId,
+        version: 1,
+        tags: invoiceTags,
+        requestHash,
+        created: written.created,
+        modified: null,
+        diff: null,
+      };
       const lineItems: LineItemRow[] = items.map((item) => {
         const [productId, productCode] = written.products[item.product_ref];
-        const [userId, userExternalId] = written.users[item.user_id !== null ? `id:${item.user_id}` : `ext:${item.user_external_id}`];
+        const [userId, userExternalId] =
+          written.users[item.user_id !== null ? `id:${item.user_id}` : `ext:${item.user_external_id}`];
         return {
-          invoiceId, id: item.id, position: item.position, type: item.type, productId, productCode, userId, userExternalId,
-          description: item.description, currency: item.currency, unitPrice: item.unit_price, quantity: item.quantity, amount: item.amount, tags: item.tags,
+          invoiceId,
+          id: item.id,
+          position: item.position,
+          type: item.type,
+          productId,
+          productCode,
+          userId,
+          userExternalId,
+          description: item.description,
+          currency: item.currency,
+          unitPrice: item.unit_price,
+          quantity: item.quantity,
+          amount: item.amount,
+          tags: item.tags,
         };
       });
       return presentInvoice(row, lineItems);
@@ -66,15 +105,25 @@ export const createInvoice: Handler<'createInvoice'> = async ({ sql, caller, bod
 };
 
 /** Both forms as one: the invoice id (and the field it came in), line item specs with their pointers, and tags. */
-function readCreate(body: Body): { invoiceId: string; keyField: string; specs: NewLineItemSpec[]; tags: { key: string; value: string }[] } {
+function readCreate(body: Body): {
+  invoiceId: string;
+  keyField: string;
+  specs: NewLineItemSpec[];
+  tags: { key: string; value: string }[];
+} {
   if ('invoiceId' in body) {
     return {
       invoiceId: body.invoiceId,
       keyField: 'invoiceId',
       tags: [],
       specs: body.lineItems.map((item, index) => ({
-        pointer: `/body/lineItems/${index}`, description: item.description, productRef: item.product_id, type: item.type,
-        user: { externalId: item.user_id }, currency: item.currencyCode, price: { amount: item.amount },
+        pointer: `/body/lineItems/${index}`,
+        description: item.description,
+        productRef: item.product_id,
+        type: item.type,
+        user: { externalId: item.user_id },
+        currency: item.currencyCode,
+        price: { amount: item.amount },
       })),
     };
   }
@@ -83,9 +132,15 @@ function readCreate(body: Body): { invoiceId: string; keyField: string; specs: N
     keyField: 'invoice_id',
     tags: body.tags ?? [],
     specs: body.line_items.map((item, index) => ({
-      pointer: `/body/line_items/${index}`, description: item.description, productRef: item.product_id, type: item.type,
+      pointer: `/body/line_items/${index}`,
+      description: item.description,
+      productRef: item.product_id,
+      type: item.type,
       user: 'id' in item.user ? { id: item.user.id } : { externalId: item.user.external_id },
-      currency: item.currency_code ?? 'USD', price: item.price, deprecatedAmount: item.amount, tags: item.tags,
+      currency: item.currency_code ?? 'USD',
+      price: item.price,
+      deprecatedAmount: item.amount,
+      tags: item.tags,
     })),
   };
 }

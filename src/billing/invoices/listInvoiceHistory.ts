@@ -13,6 +13,8 @@ export const listInvoiceHistory: Handler<'listInvoiceHistory'> = async ({ sql, c
   const withDiff = (snapshot: Invoice, diff: InvoiceDiffEntry[] | null) => ({ ...snapshot, ...(diff ? { diff } : {}) });
   return {
     status: 200,
-    body: { data: [...earlier.map((version) => withDiff(version.snapshot, version.diff)), withDiff(invoice, row.diff)] },
+    body: {
+      data: [...earlier.map((version) => withDiff(version.snapshot, version.diff)), withDiff(invoice, row.diff)],
+    },
   };
 };

@@ -8,8 +8,13 @@ export const updateInvoiceLegacy: Handler<'updateInvoiceLegacy'> = async ({ sql,
     const pointer = `/body/line_items_update/${index}`;
     if (op.op === 'add') {
       change.creates.push({
-        pointer, description: op.description, productRef: op.product_id, type: op.type,
-        user: { externalId: op.user_id }, currency: op.currency_code, price: { amount: op.amount },
+        pointer,
+        description: op.description,
+        productRef: op.product_id,
+        type: op.type,
+        user: { externalId: op.user_id },
+        currency: op.currency_code,
+        price: { amount: op.amount },
       });
     } else if (op.op === 'update') {
       change.updates.push({ id: op.id, pointer, price: { unit_price: op.amount, quantity: 1 } });

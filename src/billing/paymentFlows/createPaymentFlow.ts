@@ -5,7 +5,13 @@ import { planPayments } from '../../core/paymentPlans.js';
 import { createOnce } from '../../db/createOnce.js';
 import { findInvoice } from '../../db/invoices.js';
 import {
-  ensurePaymentAccounts, findPaymentFlow, insertPaymentFlow, insertPayments, paymentsOfFlows, settlementFacts, type PaymentFlowRow,
+  ensurePaymentAccounts,
+  findPaymentFlow,
+  insertPaymentFlow,
+  insertPayments,
+  paymentsOfFlows,
+  settlementFacts,
+  type PaymentFlowRow,
 } from '../../db/paymentFlows.js';
 import type { Handler } from '../handlerTypes.js';
 import { remainingOnInvoice, settle } from './settlement.js';
@@ -19,7 +25,11 @@ export const createPaymentFlow: Handler<'createPaymentFlow'> = async ({ sql, cal
   const requestHash = fingerprint(body);
   const invoiceId = 'id' in body.invoice ? body.invoice.id : body.invoice.external_id;
   const readFlow = async (flow: PaymentFlowRow) =>
-    settle(flow, await paymentsOfFlows(sql, workspaceId, [flow.id]), await settlementFacts(sql, workspaceId, [flow.invoiceId])).flow;
+    settle(
+      flow,
+      await paymentsOfFlows(sql, workspaceId, [flow.id]),
+      await settlementFacts(sql, workspaceId, [flow.invoiceId]),
+    ).flow;
   const result = await createOnce({
     key: { field: 'external_id', value: body.external_id, scope: 'in this workspace' },
     // By external id only: a flow whose id happens to equal it does not hold the key.
@@ -28,21 +38,42 @@ export const createPaymentFlow: Handler<'createPaymentFlow'> = async ({ sql, cal
       return flow?.externalId === body.external_id ? flow : undefined;
     },
     same: sameFingerprint(requestHash),
-    create: (taken) => sql.begin(async (trx) => {
-      // Locked, so the plan reads balances no concurrent update or allocation is changing.
-      if (!await findInvoice(trx, workspaceId, invoiceId, { lock: true })) {
-        const pointer = 'id' in body.invoice ? '/body/invoice/id' : '/body/invoice/external_id';
-        throw new DomainError('unknown_invoice', `Invoice ${invoiceId} does not exist.`, { violations: [{ pointer, message: `invoice ${invoiceId} does not exist` }] });
-      }
-      const flow = await insertPaymentFlow(trx, workspaceId, { externalId: body.external_id, invoiceId, requestHash }) ?? taken();
-      const planned = planPayments(remainingOnInvoice(await settlementFacts(trx, workspaceId, [invoiceId]), invoiceId));
-      const accounts = await ensurePaymentAccounts(trx, workspaceId, planned.map((payment) => ({ userId: payment.user, currency: payment.currency })));
-      await insertPayments(trx, workspaceId, flow.id, flow.created, planned.map((payment) => ({
-        batch: payment.batch, direction: payment.direction, userId: payment.user, currency: payment.currency,
-        amount: payment.amount.toString(), paymentAccountId: accounts.get(`${payment.user}|${payment.currency}`)!,
-      })));
-      return flow;
-    }),
+    create: (taken) =>
+      sql.begin(async (trx) => {
+        // Locked, so the plan reads balances no concurrent update or allocation is changing.
+        if (!(await findInvoice(trx, workspaceId, invoiceId, { lock: true }))) {
+          const pointer = 'id' in body.invoice ? '/body/invoice/id' : '/body/invoice/external_id';
+          throw new DomainError('unknown_invoice', `Invoice ${invoiceId} does not exist.`, {
+            violations: [{ pointer, message: `invoice ${invoiceId} does not exist` }],
+          });
+        }
+        const flow =
+          (await insertPaymentFlow(trx, workspaceId, { externalId: body.external_id, invoiceId, requestHash })) ??
+          taken();
+        const planned = planPayments(
+          remainingOnInvoice(await settlementFacts(trx, workspaceId, [invoiceId]), invoiceId),
+        );
+        const accounts = await ensurePaymentAccounts(
+          trx,
+          workspaceId,
+          planned.map((payment) => ({ userId: payment.user, currency: payment.currency })),
+        );
+        await insertPayments(
+          trx,
+          workspaceId,
+          flow.id,
+          flow.created,
+          planned.map((payment) => ({
+            batch: payment.batch,
+            direction: payment.direction,
+            userId: payment.user,
+            currency: payment.currency,
+            amount: payment.amount.toString(),
+            paymentAccountId: accounts.get(`${payment.user}|${payment.currency}`)!,
+          })),
+        );
+        return flow;
+      }),
   });
-  return { status: result.replayed ? 200 as const : 201 as const, body: { data: await readFlow(result.row) } };
+  return { status: result.replayed ? (200 as const) : (201 as const), body: { data: await readFlow(result.row) } };
 };

@@ -8,6 +8,8 @@ export const getPaymentFlow: Handler<'getPaymentFlow'> = async ({ sql, caller, p
   const flow = await findPaymentFlow(sql, caller.workspaceId, path.payment_flow_ref);
   if (!flow) throw new DomainError('payment_flow_not_found', `Payment flow ${path.payment_flow_ref} does not exist.`);
   const [payments, facts] = await Promise.all([
-    paymentsOfFlows(sql, caller.workspaceId, [flow.id]), settlementFacts(sql, caller.workspaceId, [flow.invoiceId])]);
+    paymentsOfFlows(sql, caller.workspaceId, [flow.id]),
+    settlementFacts(sql, caller.workspaceId, [flow.invoiceId]),
+  ]);
   return { status: 200, body: { data: settle(flow, payments, facts).flow } };
 };

@@ -10,9 +10,28 @@ const SEARCH = 'payment-flows';
 export const searchPaymentFlows: Handler<'searchPaymentFlows'> = async ({ sql, caller, body, cursors }) => {
   const workspaceId = caller.workspaceId;
   const request = searchPageRequest(cursors, SEARCH, workspaceId, body?.page_info);
-  const { rows, pageInfo } = pageOf(cursors, SEARCH, workspaceId, await pagePaymentFlows(sql, workspaceId, { invoiceId: body?.invoice_id, ...request }), request.limit);
+  const { rows, pageInfo } = pageOf(
+    cursors,
+    SEARCH,
+    workspaceId,
+    await pagePaymentFlows(sql, workspaceId, { invoiceId: body?.invoice_id, ...request }),
+    request.limit,
+  );
   const [payments, facts] = await Promise.all([
-    paymentsOfFlows(sql, workspaceId, rows.map((row) => row.id)), settlementFacts(sql, workspaceId, rows.map((row) => row.invoiceId))]);
+    paymentsOfFlows(
+      sql,
+      workspaceId,
+      rows.map((row) => row.id),
+    ),
+    settlementFacts(
+      sql,
+      workspaceId,
+      rows.map((row) => row.invoiceId),
+    ),
+  ]);
   const byFlow = groupBy(payments, (payment) => payment.flowId);
-  return { status: 200, body: { data: rows.map((row) => settle(row, byFlow.get(row.id) ?? [], facts).flow), page_info: pageInfo } };
+  return {
+    status: 200,
+    body: { data: rows.map((row) => settle(row, byFlow.get(row.id) ?? [], facts).flow), page_info: pageInfo },
+  };
 };

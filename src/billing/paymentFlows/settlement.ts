@@ -10,7 +10,8 @@ export type PaymentFlow = components['schemas']['PaymentFlow'];
 export type Payment = components['schemas']['Payment'];
 type Currency = components['schemas']['CurrencyCode'];
 
-const directionOf = (type: string): Direction => (type === 'payin' || type === 'invoice_payin' ? 'inbound' : 'outbound');
+const directionOf = (type: string): Direction =>
+  type === 'payin' || type === 'invoice_payin' ? 'inbound' : 'outbound';
 const keyOf = (userId: string, currency: string, direction: Direction) => `${userId}|${currency}|${direction}`;
 
 /** What each user still owes (inbound) or is owed (outbound) on the invoice, per currency. */
@@ -23,10 +24,18 @@ export function remainingOnInvoice(facts: SettlementFacts, invoiceId: string): R
     sums.set(key, entry);
   };
   for (const item of facts.lineItems) {
-    if (item.invoiceId === invoiceId) add(item.userId, item.userExternalId, item.currency, directionOf(item.type), BigInt(item.amount));
+    if (item.invoiceId === invoiceId)
+      add(item.userId, item.userExternalId, item.currency, directionOf(item.type), BigInt(item.amount));
   }
   for (const allocation of facts.allocations) {
-    if (allocation.invoiceId === invoiceId) add(allocation.userId, allocation.userExternalId, allocation.currency, directionOf(allocation.type), -BigInt(allocation.amount));
+    if (allocation.invoiceId === invoiceId)
+      add(
+        allocation.userId,
+        allocation.userExternalId,
+        allocation.currency,
+        directionOf(allocation.type),
+        -BigInt(allocation.amount),
+      );
   }
   return [...sums.values()];
 }
@@ -34,27 +43,51 @@ export function remainingOnInvoice(facts: SettlementFacts, invoiceId: string): R
 type PaymentView = { payment: Payment; planEntry: components['schemas']['PlanPayment'] };
 
 /** Every payment of the flow with its status (completion is stored; the rest derived), and the flow around them. */
-export function settle(flow: PaymentFlowRow, payments: readonly PaymentRow[], facts: SettlementFacts): { flow: PaymentFlow; payments: Payment[] } {
+export function settle(
+  flow: PaymentFlowRow,
+  payments: readonly PaymentRow[],
+  facts: SettlementFacts,
+): { flow: PaymentFlow; payments: Payment[] } {
   // The transactions that paid a payment: allocations to its user, currency and direction
   // recorded after the payment was planned (and, once it completed, not after that).
-  const paidBy = (payment: PaymentRow) => facts.allocations.filter((allocation) => allocation.invoiceId === flow.invoiceId
-    && allocation.userId === payment.userId && allocation.currency === payment.currency
-    && directionOf(allocation.type) === payment.direction && allocation.transactionCreated > payment.created
-    && (!payment.completedAt || allocation.transactionCreated <= payment.completedAt));
+  const paidBy = (payment: PaymentRow) =>
+    facts.allocations.filter(
+      (allocation) =>
+        allocation.invoiceId === flow.invoiceId &&
+        allocation.userId === payment.userId &&
+        allocation.currency === payment.currency &&
+        directionOf(allocation.type) === payment.direction &&
+        allocation.transactionCreated > payment.created &&
+        (!payment.completedAt || allocation.transactionCreated <= payment.completedAt),
+    );
   const inputs = payments.map((payment) => ({
-    batch: payment.batch, direction: payment.direction, created: payment.modified, completedAt: payment.completedAt ?? undefined,
+    batch: payment.batch,
+    direction: payment.direction,
+    created: payment.modified,
+    completedAt: payment.completedAt ?? undefined,
     transactionIds: [...new Set(paidBy(payment).map((allocation) => allocation.transactionId))],
   }));
   const { states, batches, flowStatus } = deriveStatuses(inputs);
   const views: PaymentView[] = payments.map((payment, index) => ({
     payment: {
-      id: payment.id, amount: payment.amount, created: payment.created.toISOString(), currency: payment.currency,
-      direction: payment.direction, modified: states[index].changed.toISOString(), payment_account_id: payment.paymentAccountId,
-      payment_flow_id: flow.id, status: states[index].status, transaction_ids: inputs[index].transactionIds,
+      id: payment.id,
+      amount: payment.amount,
+      created: payment.created.toISOString(),
+      currency: payment.currency,
+      direction: payment.direction,
+      modified: states[index].changed.toISOString(),
+      payment_account_id: payment.paymentAccountId,
+      payment_flow_id: flow.id,
+      status: states[index].status,
+      transaction_ids: inputs[index].transactionIds,
     },
     planEntry: {
-      amount: payment.amount, currency: payment.currency, direction: payment.direction, payment_id: payment.id,
-      status: states[index].status, user: { id: payment.userId, external_id: payment.userExternalId },
+      amount: payment.amount,
+      currency: payment.currency,
+      direction: payment.direction,
+      payment_id: payment.id,
+      status: states[index].status,
+      user: { id: payment.userId, external_id: payment.userExternalId },
     },
   }));
   const modified = new Date(Math.max(flow.generatedAt.getTime(), ...states.map((state) => state.changed.getTime())));
@@ -68,7 +101,10 @@ export function settle(flow: PaymentFlowRow, payments: readonly PaymentRow[], fa
       modified: modified.toISOString(),
       payment_plan: {
         batches: batches.map((batch) => ({
-          batch_id: batch.batchId, depends_on: batch.dependsOn, label: batch.label, status: batch.status,
+          batch_id: batch.batchId,
+          depends_on: batch.dependsOn,
+          label: batch.label,
+          status: batch.status,
           payments: batch.paymentIndexes.map((index) => views[index].planEntry),
         })),
         generated_at: flow.generatedAt.toISOString(),

@@ -10,14 +10,31 @@ const SEARCH = 'payments';
 export const searchPayments: Handler<'searchPayments'> = async ({ sql, caller, body, cursors }) => {
   const workspaceId = caller.workspaceId;
   const request = searchPageRequest(cursors, SEARCH, workspaceId, body?.page_info);
-  const { rows, pageInfo } = pageOf(cursors, SEARCH, workspaceId, await pagePayments(sql, workspaceId, { flowId: body?.payment_flow_id, ...request }), request.limit);
+  const { rows, pageInfo } = pageOf(
+    cursors,
+    SEARCH,
+    workspaceId,
+    await pagePayments(sql, workspaceId, { flowId: body?.payment_flow_id, ...request }),
+    request.limit,
+  );
   const flows = await flowsById(sql, workspaceId, [...new Set(rows.map((row) => row.flowId))]);
   const [siblings, facts] = await Promise.all([
-    paymentsOfFlows(sql, workspaceId, flows.map((flow) => flow.id)), settlementFacts(sql, workspaceId, flows.map((flow) => flow.invoiceId))]);
+    paymentsOfFlows(
+      sql,
+      workspaceId,
+      flows.map((flow) => flow.id),
+    ),
+    settlementFacts(
+      sql,
+      workspaceId,
+      flows.map((flow) => flow.invoiceId),
+    ),
+  ]);
   const siblingsOf = groupBy(siblings, (sibling) => sibling.flowId);
   const settledById = new Map<string, Payment>();
   for (const flow of flows) {
-    for (const payment of settle(flow, siblingsOf.get(flow.id) ?? [], facts).payments) settledById.set(payment.id, payment);
+    for (const payment of settle(flow, siblingsOf.get(flow.id) ?? [], facts).payments)
+      settledById.set(payment.id, payment);
   }
   return { status: 200, body: { data: rows.map((row) => settledById.get(row.id)!), page_info: pageInfo } };
 };

@@ -23,23 +23,24 @@ export const createProduct: Handler<'createProduct'> = async ({ sql, caller, bod
     key: { field: 'code', value: body.code, scope: 'in this workspace', code: 'product_code_taken' },
     find: () => findProductByCode(sql, workspaceId, body.code),
     same: sameFingerprint(requestHash),
-    create: (taken) => sql.begin(async (trx) => {
-      const resolve = await roleResolver(trx, workspaceId, {
-        paid_by_roles: body.paid_by_roles ?? [],
-        paid_to_roles: body.paid_to_roles ?? [],
-      });
-      const inserted = await insertProduct(trx, workspaceId, {
-        code: body.code,
-        description: body.description,
-        requestHash,
-        roles: [
-          { relation: 'paid_by', roleIds: resolve(body.paid_by_roles ?? []) },
-          { relation: 'paid_to', roleIds: resolve(body.paid_to_roles ?? []) },
-        ],
-      });
-      if (!inserted) taken();
-      return (await findProductByCode(trx, workspaceId, body.code))!;
-    }),
+    create: (taken) =>
+      sql.begin(async (trx) => {
+        const resolve = await roleResolver(trx, workspaceId, {
+          paid_by_roles: body.paid_by_roles ?? [],
+          paid_to_roles: body.paid_to_roles ?? [],
+        });
+        const inserted = await insertProduct(trx, workspaceId, {
+          code: body.code,
+          description: body.description,
+          requestHash,
+          roles: [
+            { relation: 'paid_by', roleIds: resolve(body.paid_by_roles ?? []) },
+            { relation: 'paid_to', roleIds: resolve(body.paid_to_roles ?? []) },
+          ],
+        });
+        if (!inserted) taken();
+        return (await findProductByCode(trx, workspaceId, body.code))!;
+      }),
   });
   return result.replayed
     ? { status: 200 as const, body: { data: presentProduct(result.row) } }
@@ -50,13 +51,21 @@ export const createProduct: Handler<'createProduct'> = async ({ sql, caller, bod
 async function roleResolver(db: Db, workspaceId: string, lists: Record<string, RoleRef[]>) {
   const { ids, names } = splitRoleRefs(Object.values(lists).flat());
   const byId = new Map((await findRolesById(db, workspaceId, ids)).map((role) => [role.id, role]));
-  const violations = Object.entries(lists).flatMap(([list, refs]) => refs.flatMap((ref, index) =>
-    'id' in ref && !byId.has(ref.id) ? [{ pointer: `/body/${list}/${index}/id`, message: `role ${ref.id} does not exist` }] : []));
+  const violations = Object.entries(lists).flatMap(([list, refs]) =>
+    refs.flatMap((ref, index) =>
+      'id' in ref && !byId.has(ref.id)
+        ? [{ pointer: `/body/${list}/${index}/id`, message: `role ${ref.id} does not exist` }]
+        : [],
+    ),
+  );
   if (violations.length > 0) {
     const missing = ids.filter((id) => !byId.has(id));
     throw new DomainError('unknown_role', `No role with id ${missing.join(', ')}.`, { violations });
   }
   const byName = new Map((await ensureRolesByName(db, workspaceId, names)).map((role) => [role.name, role]));
-  return (list: RoleRef[]) => [...new Set(list.map((ref) => ('id' in ref ? byId.get(ref.id) : byName.get(ref.name)) as RoleRow)
-    .map((role) => role.id))];
+  return (list: RoleRef[]) => [
+    ...new Set(
+      list.map((ref) => ('id' in ref ? byId.get(ref.id) : byName.get(ref.name)) as RoleRow).map((role) => role.id),
+    ),
+  ];
 }

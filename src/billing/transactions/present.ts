@@ -15,7 +15,10 @@ export function presentTransaction(row: TransactionRow, allocations: readonly Al
     id: row.id,
     account: { id: row.accountId, external_id: row.accountExternalId },
     allocations: allocations.map((allocation) => ({
-      id: allocation.id, amount: allocation.amount, invoice_id: allocation.invoiceId, type: allocation.type,
+      id: allocation.id,
+      amount: allocation.amount,
+      invoice_id: allocation.invoiceId,
+      type: allocation.type,
       user: { id: allocation.userId, external_id: allocation.userExternalId },
     })),
     amount: row.amount,

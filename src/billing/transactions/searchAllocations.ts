@@ -8,8 +8,12 @@ export const searchAllocations: Handler<'searchAllocations'> = async ({ sql, cal
     status: 200,
     body: {
       data: rows.map((row) => ({
-        id: row.id, amount: row.amount, invoice_id: row.invoiceId, posted: row.posted.toISOString(),
-        transaction: { id: row.transactionId, external_id: row.transactionExternalId }, type: row.type,
+        id: row.id,
+        amount: row.amount,
+        invoice_id: row.invoiceId,
+        posted: row.posted.toISOString(),
+        transaction: { id: row.transactionId, external_id: row.transactionExternalId },
+        type: row.type,
         user: { id: row.userId, external_id: row.userExternalId },
       })),
       page_info: {},

@@ -28,7 +28,10 @@ export function startBalanceFold(sql: Sql, log: Logger, options: BalanceFoldOpti
     } catch (error) {
       // The database away, a timeout: the batch rolled back whole and the next pass retries it.
       const known = expectedFailure(error);
-      log.warn('balance fold failed; retrying', { code: known?.code ?? 'internal_error', error: known ? undefined : String(error) });
+      log.warn('balance fold failed; retrying', {
+        code: known?.code ?? 'internal_error',
+        error: known ? undefined : String(error),
+      });
       return false;
     }
   };

@@ -1,5 +1,15 @@
 import type { Granularity } from '../../../generated/ledger.js';
-import { add, coverSpan, END_LOCAL, FIRST_LOCAL, formatSpan, parseSpan, toTimestampText, UNIT_RANK, type Unit } from '../../core/calendar.js';
+import {
+  add,
+  coverSpan,
+  END_LOCAL,
+  FIRST_LOCAL,
+  formatSpan,
+  parseSpan,
+  toTimestampText,
+  UNIT_RANK,
+  type Unit,
+} from '../../core/calendar.js';
 import { DomainError } from '../../core/errors.js';
 import type { PageArgs, PageLimits } from '../../core/pagination.js';
 import { bucketSeries } from '../../db/balanceReads.js';
@@ -30,11 +40,16 @@ function seriesOf(args: SeriesArgs): Series {
   const start = parseSpan(args.startTime, false)!;
   const unit = GRANULARITY_UNIT[args.granularity];
   if (UNIT_RANK[unit] >= UNIT_RANK[start.unit as Unit]) {
-    throw new DomainError('invalid_input_provided',
-      `${args.granularity} buckets need a startTime written as a longer span than a ${unit} (a ${start.unit} was given): a year allows monthly, daily or hourly; a month daily or hourly; a day hourly.`);
+    throw new DomainError(
+      'invalid_input_provided',
+      `${args.granularity} buckets need a startTime written as a longer span than a ${unit} (a ${start.unit} was given): a year allows monthly, daily or hourly; a month daily or hourly; a day hourly.`,
+    );
   }
   if (!Number.isInteger(args.duration) || args.duration === 0) {
-    throw new DomainError('invalid_input_provided', 'duration counts buckets: a non-zero whole number (negative walks back from startTime).');
+    throw new DomainError(
+      'invalid_input_provided',
+      'duration counts buckets: a non-zero whole number (negative walks back from startTime).',
+    );
   }
   const count = Math.abs(args.duration);
   const first = args.duration > 0 ? start.start : add(start.start, unit, args.duration);
@@ -54,7 +69,8 @@ function pageIndexes(cursor: string[] | undefined, backward: boolean, size: numb
   if (backward) {
     for (let index = (at ?? count) - 1; index >= 0 && indexes.length <= size; index -= 1) indexes.push(index);
   } else {
-    for (let index = at === undefined ? 0 : at + 1; index < count && indexes.length <= size; index += 1) indexes.push(index);
+    for (let index = at === undefined ? 0 : at + 1; index < count && indexes.length <= size; index += 1)
+      indexes.push(index);
   }
   return indexes;
 }
@@ -70,12 +86,18 @@ export const balanceChangesDuring = (ctx: GqlContext, account: LedgerAccountRow,
   balanceSeries(ctx, account, scope, 'changes', args, (period, amount) => ({ period, amount }));
 
 async function balanceSeries<Node>(
-  ctx: GqlContext, account: LedgerAccountRow, scope: Scope, kind: 'balances' | 'changes', args: SeriesArgs,
+  ctx: GqlContext,
+  account: LedgerAccountRow,
+  scope: Scope,
+  kind: 'balances' | 'changes',
+  args: SeriesArgs,
   node: (label: string, amount: SeriesAmount) => Node,
 ) {
   const currency = currencyOf(account, args);
   const { unit, first, count } = seriesOf(args);
-  const pages = ctx.pages(`series:${kind}:${scope}:${account.id}:${currency}:${args.granularity}:${args.startTime}:${args.duration}`);
+  const pages = ctx.pages(
+    `series:${kind}:${scope}:${account.id}:${currency}:${args.granularity}:${args.startTime}:${args.duration}`,
+  );
   const request = pages.request(args, SERIES_PAGE_LIMITS);
   const indexes = pageIndexes(request.cursor, request.backward, request.size, count);
   const shown = indexes.slice(0, request.size);
@@ -89,9 +111,17 @@ async function balanceSeries<Node>(
   const low = Math.min(...shown);
   const high = Math.max(...shown);
   const from = add(first, unit, low);
-  const { opening, changes } = await bucketSeries(ctx.sql, balanceScope(account, scope), unit, from, add(first, unit, high + 1),
-    kind === 'balances' ? coverSpan(null, from) : undefined);
-  const changeAt = new Map(changes.filter((row) => row.currency === currency).map((row) => [row.bucket, BigInt(row.amount)]));
+  const { opening, changes } = await bucketSeries(
+    ctx.sql,
+    balanceScope(account, scope),
+    unit,
+    from,
+    add(first, unit, high + 1),
+    kind === 'balances' ? coverSpan(null, from) : undefined,
+  );
+  const changeAt = new Map(
+    changes.filter((row) => row.currency === currency).map((row) => [row.bucket, BigInt(row.amount)]),
+  );
 
   // Balances accumulate in time order; the page is then laid out in the request's direction.
   const figures = new Map<number, bigint>();

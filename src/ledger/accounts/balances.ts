@@ -20,7 +20,13 @@ type ChangeArgs = CurrencyArg & { period: string };
 const INT96_MAX = (1n << 120n) - 1n;
 
 export function balanceScope(account: LedgerAccountRow, scope: Scope): BalanceScope {
-  return { workspaceId: account.workspaceId, ledgerId: account.ledgerId, accountId: account.id, path: account.path, scope };
+  return {
+    workspaceId: account.workspaceId,
+    ledgerId: account.ledgerId,
+    accountId: account.id,
+    path: account.path,
+    scope,
+  };
 }
 
 /**
@@ -29,17 +35,22 @@ export function balanceScope(account: LedgerAccountRow, scope: Scope): BalanceSc
  */
 function checkConsistency(account: LedgerAccountRow, scope: Scope, mode: string | null | undefined): void {
   const { ownBalanceUpdates, totalBalanceUpdates } = account.consistency;
-  const config = scope === 'own' ? ownBalanceUpdates : totalBalanceUpdates ?? ownBalanceUpdates;
+  const config = scope === 'own' ? ownBalanceUpdates : (totalBalanceUpdates ?? ownBalanceUpdates);
   if (mode === 'strong' && config !== 'strong') {
-    throw new DomainError('strong_consistency_unavailable',
-      `${account.path} is configured for eventual ${scope === 'own' ? 'ownBalanceUpdates' : 'totalBalanceUpdates'}; read it with eventual or use_account.`);
+    throw new DomainError(
+      'strong_consistency_unavailable',
+      `${account.path} is configured for eventual ${scope === 'own' ? 'ownBalanceUpdates' : 'totalBalanceUpdates'}; read it with eventual or use_account.`,
+    );
   }
 }
 
 /** The figure itself, or the typed error when it has left the Int96 range. */
 export function withinInt96(account: LedgerAccountRow, scope: Scope, currency: string, amount: bigint): bigint {
   if (amount > INT96_MAX || amount < -INT96_MAX) {
-    throw new DomainError('invalid_input_provided', `The ${scope} balance of ${account.path} in ${currencyLabel(currency)} is outside the Int96 range.`);
+    throw new DomainError(
+      'invalid_input_provided',
+      `The ${scope} balance of ${account.path} in ${currencyLabel(currency)} is outside the Int96 range.`,
+    );
   }
   return amount;
 }
@@ -51,11 +62,20 @@ export function toAmounts(account: LedgerAccountRow, scope: Scope, rows: Currenc
 /** The currency a single-figure read is in: the one named, else the account's; multi-currency accounts must name one. */
 export function currencyOf(account: LedgerAccountRow, args: CurrencyArg): string {
   const currency = args.currency ? currencyKey(args.currency) : account.currencyCode;
-  if (!currency) throw new DomainError('invalid_input_provided', `${account.path} holds several currencies; name the currency to read.`);
+  if (!currency)
+    throw new DomainError(
+      'invalid_input_provided',
+      `${account.path} holds several currencies; name the currency to read.`,
+    );
   return currency;
 }
 
-async function balancesAt(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: ReadArgs): Promise<Map<string, bigint>> {
+async function balancesAt(
+  ctx: GqlContext,
+  account: LedgerAccountRow,
+  scope: Scope,
+  args: ReadArgs,
+): Promise<Map<string, bigint>> {
   checkConsistency(account, scope, args.consistencyMode);
   const target = balanceScope(account, scope);
   if (args.at == null) return toAmounts(account, scope, await currentBalances(ctx.sql, target));
@@ -63,19 +83,38 @@ async function balancesAt(ctx: GqlContext, account: LedgerAccountRow, scope: Sco
   return toAmounts(account, scope, await balancesOver(ctx.sql, target, coverSpan(null, end), null, end));
 }
 
-async function changesIn(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, period: string): Promise<Map<string, bigint>> {
+async function changesIn(
+  ctx: GqlContext,
+  account: LedgerAccountRow,
+  scope: Scope,
+  period: string,
+): Promise<Map<string, bigint>> {
   const span = parseSpan(period, true)!;
-  return toAmounts(account, scope, await balancesOver(ctx.sql, balanceScope(account, scope), coverSpan(span.start, span.end), span.start, span.end));
+  return toAmounts(
+    account,
+    scope,
+    await balancesOver(ctx.sql, balanceScope(account, scope), coverSpan(span.start, span.end), span.start, span.end),
+  );
 }
 
 /** One figure in one currency, latest or at the end of `at`. */
-export async function balanceIn(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: ReadArgs): Promise<string> {
+export async function balanceIn(
+  ctx: GqlContext,
+  account: LedgerAccountRow,
+  scope: Scope,
+  args: ReadArgs,
+): Promise<string> {
   const currency = currencyOf(account, args);
   return ((await balancesAt(ctx, account, scope, args)).get(currency) ?? 0n).toString();
 }
 
 /** The change of one figure in one currency over `period`. */
-export async function balanceChangeIn(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: ChangeArgs): Promise<string> {
+export async function balanceChangeIn(
+  ctx: GqlContext,
+  account: LedgerAccountRow,
+  scope: Scope,
+  args: ChangeArgs,
+): Promise<string> {
   const currency = currencyOf(account, args);
   return ((await changesIn(ctx, account, scope, args.period)).get(currency) ?? 0n).toString();
 }
@@ -83,16 +122,31 @@ export async function balanceChangeIn(ctx: GqlContext, account: LedgerAccountRow
 const byCode = (figures: Map<string, bigint>) => [...figures].sort(([a], [b]) => (a < b ? -1 : 1));
 
 /** Every currency's figure, as a connection ordered by currency key (built-in codes, then `CUSTOM:` ids). */
-export async function balancesByCurrency(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: ReadArgs & PageArgs) {
+export async function balancesByCurrency(
+  ctx: GqlContext,
+  account: LedgerAccountRow,
+  scope: Scope,
+  args: ReadArgs & PageArgs,
+) {
   const pages = ctx.pages(`balances:${scope}:${account.id}`);
   const request = pages.request(args);
-  const rows = [...await balancesAt(ctx, account, scope, args)].map(([currency, amount]) => ({ currency, amount: amount.toString() }));
+  const rows = [...(await balancesAt(ctx, account, scope, args))].map(([currency, amount]) => ({
+    currency,
+    amount: amount.toString(),
+  }));
   return pageInMemory(pages, request, rows, (row) => row.currency);
 }
 
 /** Every currency's change over `period`, all in one page (the field takes no page arguments). */
-export async function balanceChangesByCurrency(ctx: GqlContext, account: LedgerAccountRow, scope: Scope, args: { period: string }) {
-  const nodes = byCode(await changesIn(ctx, account, scope, args.period))
-    .map(([currency, amount]) => ({ currency, amount: amount.toString() }));
+export async function balanceChangesByCurrency(
+  ctx: GqlContext,
+  account: LedgerAccountRow,
+  scope: Scope,
+  args: { period: string },
+) {
+  const nodes = byCode(await changesIn(ctx, account, scope, args.period)).map(([currency, amount]) => ({
+    currency,
+    amount: amount.toString(),
+  }));
   return { nodes, pageInfo: WHOLE_PAGE };
 }

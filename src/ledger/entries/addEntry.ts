@@ -22,29 +22,50 @@ export type EntryLedger = { ledger: LedgerRow; schema: LoadedSchema | undefined;
  * The entry's ledger, the parsed schema version it is on, and the accounts the entry names
  * explicitly (typed entries name theirs only once rendered).
  */
-export async function ledgerForEntry(db: Db, workspaceId: string, match: LedgerMatchInput | null | undefined, entries: readonly LedgerEntryInput[] = []): Promise<EntryLedger> {
+export async function ledgerForEntry(
+  db: Db,
+  workspaceId: string,
+  match: LedgerMatchInput | null | undefined,
+  entries: readonly LedgerEntryInput[] = [],
+): Promise<EntryLedger> {
   if (!match) throw new DomainError('invalid_input_provided', 'Name the ledger of the entry (entry.ledger).');
-  const refs = entries.flatMap((entry) => [...(entry.lines ?? []).map((line) => line.account), ...(entry.conditions ?? []).map((condition) => condition.account)]);
+  const refs = entries.flatMap((entry) => [
+    ...(entry.lines ?? []).map((line) => line.account),
+    ...(entry.conditions ?? []).map((condition) => condition.account),
+  ]);
   const ids = refs.flatMap((ref) => (ref.id != null ? [ref.id] : []));
   const paths = refs.flatMap((ref) => (ref.id == null && ref.path != null ? [ref.path] : []));
   const iks = refs.flatMap((ref) => (ref.id == null && ref.path == null && ref.ik != null ? [ref.ik] : []));
   const target = await findPostingTarget(db, workspaceId, requireLedgerMatch(match), ids, paths, iks);
   if (!target) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
   const { ledger, accounts } = target;
-  const schema = ledger.schemaKey && ledger.schemaVersion
-    ? await loadSchemaVersion(db, workspaceId, ledger.schemaKey, ledger.schemaVersion, ledger.schemaContentHash ?? undefined)
-    : undefined;
+  const schema =
+    ledger.schemaKey && ledger.schemaVersion
+      ? await loadSchemaVersion(
+          db,
+          workspaceId,
+          ledger.schemaKey,
+          ledger.schemaVersion,
+          ledger.schemaContentHash ?? undefined,
+        )
+      : undefined;
   return { ledger, schema, accounts };
 }
 
 /** Throws the typed error an outcome stands for; answers a replay's ik clash. */
-export function checkOutcome(prepared: PreparedEntry, outcome: PostingOutcome, ik: string): asserts outcome is Exclude<PostingOutcome, { failedCondition: number }> {
+export function checkOutcome(
+  prepared: PreparedEntry,
+  outcome: PostingOutcome,
+  ik: string,
+): asserts outcome is Exclude<PostingOutcome, { failedCondition: number }> {
   if ('failedCondition' in outcome) {
     const condition = prepared.posting.conditions[outcome.failedCondition];
     const account = prepared.accounts.get(condition.accountId)!;
-    throw new DomainError('entry_condition_failed',
+    throw new DomainError(
+      'entry_condition_failed',
       `Condition ${outcome.failedCondition} on ${account.path} (${condition.currency}) does not hold; nothing was posted.`,
-      { account: account.path, currency: condition.currency, condition: outcome.failedCondition });
+      { account: account.path, currency: condition.currency, condition: outcome.failedCondition },
+    );
   }
   // post_ledger_entry creates once in SQL, answering the entry that holds the ik: it must be this request.
   if (outcome.replayed && outcome.requestHash !== prepared.posting.requestHash) {
@@ -53,13 +74,19 @@ export function checkOutcome(prepared: PreparedEntry, outcome: PostingOutcome, i
 }
 
 export async function addEntry(ctx: GqlContext, target: EntryLedger, ik: string, input: LedgerEntryInput) {
-  const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, ik, input, { prefetched: target.accounts });
+  const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, ik, input, {
+    prefetched: target.accounts,
+  });
   const outcome = await timedPosting(() => postPrepared(ctx.sql, prepared));
   checkOutcome(prepared, outcome, ik);
   countEntriesWritten(outcome.replayed ? 0 : 1);
   // A fresh posting is answered from what was just written; a replay reads the original.
   if (!outcome.replayed && prepared.newAccounts.length === 0) {
-    return { __typename: 'AddLedgerEntryResult' as const, ...postedRows(prepared.posting, outcome.created, outcome.position), isIkReplay: false };
+    return {
+      __typename: 'AddLedgerEntryResult' as const,
+      ...postedRows(prepared.posting, outcome.created, outcome.position),
+      isIkReplay: false,
+    };
   }
   const workspaceId = target.ledger.workspaceId;
   const entry = (await findLedgerEntry(ctx.sql, workspaceId, { id: outcome.entryId }))!;

@@ -19,17 +19,27 @@ export type EntryAccounts = {
 };
 
 /** How an entry's account reference is looked up: by id, else by path, else by ik. */
-export const accountKey = (ref: AccountRef) => (ref.id != null ? ref.id : ref.path != null ? `path:${ref.path}` : `ik:${ref.ik}`);
+export const accountKey = (ref: AccountRef) =>
+  ref.id != null ? ref.id : ref.path != null ? `path:${ref.path}` : `ik:${ref.ik}`;
 
 /** `prefetched` holds accounts already read with the ledger; only what it lacks is queried. */
 export async function entryAccounts(
-  db: Db, ledger: LedgerRow, schema: LoadedSchema | undefined, refs: readonly AccountRef[], parameters: Parameters,
+  db: Db,
+  ledger: LedgerRow,
+  schema: LoadedSchema | undefined,
+  refs: readonly AccountRef[],
+  parameters: Parameters,
   prefetched?: readonly LedgerAccountRow[],
 ): Promise<EntryAccounts> {
   for (const ref of refs) {
-    if (ref.id == null && ref.path == null && ref.ik == null) throw new DomainError('invalid_input_provided', 'Identify every account by id, path or ik.');
-    const other = ref.ledger && ((ref.ledger.id != null && ref.ledger.id !== ledger.id) || (ref.ledger.ik != null && ref.ledger.ik !== ledger.ik));
-    if (other) throw new DomainError('invalid_input_provided', 'Every account of an entry must be in the entry\'s ledger.');
+    if (ref.id == null && ref.path == null && ref.ik == null)
+      throw new DomainError('invalid_input_provided', 'Identify every account by id, path or ik.');
+    const other =
+      ref.ledger &&
+      ((ref.ledger.id != null && ref.ledger.id !== ledger.id) ||
+        (ref.ledger.ik != null && ref.ledger.ik !== ledger.ik));
+    if (other)
+      throw new DomainError('invalid_input_provided', "Every account of an entry must be in the entry's ledger.");
   }
   const ids = refs.flatMap((ref) => (ref.id != null ? [ref.id] : []));
   const paths = refs.flatMap((ref) => (ref.id == null && ref.path != null ? [ref.path] : []));
@@ -55,14 +65,21 @@ export async function entryAccounts(
     const key = accountKey(ref);
     if (byKey.has(key)) {
       const found = byKey.get(key)!;
-      if ((ref.path != null && found.path !== ref.path) || (ref.ik != null && found.ik !== ref.ik)) throw notFound(ref, ledger);
+      if ((ref.path != null && found.path !== ref.path) || (ref.ik != null && found.ik !== ref.ik))
+        throw notFound(ref, ledger);
       continue;
     }
     if (!schema || ref.path == null || ref.id != null) throw notFound(ref, ledger);
     const resolved = resolvePath(schema.chart, ref.path);
     const idsByPath = new Map([...byKey.values()].map((account) => [account.path, account.id]));
     const instances = instancesFor(schema.chart, resolved, (path) => idsByPath.has(path));
-    const rows = await linkPlannedRows(db, ledger.workspaceId, instances, plannedAccountRows(ledger, instances, idsByPath, parameters), parameters);
+    const rows = await linkPlannedRows(
+      db,
+      ledger.workspaceId,
+      instances,
+      plannedAccountRows(ledger, instances, idsByPath, parameters),
+      parameters,
+    );
     for (const row of rows) {
       const account: LedgerAccountRow = { ...row, created: new Date() };
       byKey.set(row.id, account);
@@ -80,5 +97,8 @@ function prefixes(path: string): string[] {
 }
 
 function notFound(ref: AccountRef, ledger: LedgerRow): DomainError {
-  return new DomainError('ledger_account_not_found', `No account ${ref.path ?? ref.ik ?? ref.id} in ledger ${ledger.ik}.`);
+  return new DomainError(
+    'ledger_account_not_found',
+    `No account ${ref.path ?? ref.ik ?? ref.id} in ledger ${ledger.ik}.`,
+  );
 }

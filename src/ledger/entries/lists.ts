@@ -15,14 +15,18 @@ import type { GqlContext } from '../context.js';
 type PageArgs = { first?: number | null; last?: number | null; after?: string | null; before?: string | null };
 
 function bounded<T>(equalTo: T | null | undefined, list: readonly T[] | null | undefined, field: string): T[] {
-  if ((list?.length ?? 0) > MAX_FILTER_LIST) throw new DomainError('invalid_input_provided', `The ${field} filter takes at most ${MAX_FILTER_LIST} values.`);
+  if ((list?.length ?? 0) > MAX_FILTER_LIST)
+    throw new DomainError('invalid_input_provided', `The ${field} filter takes at most ${MAX_FILTER_LIST} values.`);
   return [...(equalTo != null ? [equalTo] : []), ...(list ?? [])];
 }
 
 const offsetOf = (ledger: LedgerRow) => parseUtcOffset(ledger.balanceUtcOffset) ?? 0;
 
 export async function listEntries(
-  ctx: GqlContext, ledger: LedgerRow, args: PageArgs & { filter?: LedgerEntriesFilterSet | null }, account?: LedgerAccountRow,
+  ctx: GqlContext,
+  ledger: LedgerRow,
+  args: PageArgs & { filter?: LedgerEntriesFilterSet | null },
+  account?: LedgerAccountRow,
   list = account ? `account-entries:${account.id}` : `ledger-entries:${ledger.id}`,
 ) {
   const set = args.filter;
@@ -32,9 +36,15 @@ export async function listEntries(
   if (set?.typeVersion) filter.typeVersions = valueFilter(set.typeVersion, 'typeVersion');
   if (set?.ledgerEntry) {
     const matches = bounded(set.ledgerEntry.equalTo, set.ledgerEntry.in, 'ledgerEntry');
-    const found = await Promise.all(matches.map((match) => findLedgerEntry(ctx.sql, ledger.workspaceId, {
-      id: match.id ?? undefined, ik: match.ik ?? undefined, ledgerId: ledger.id,
-    })));
+    const found = await Promise.all(
+      matches.map((match) =>
+        findLedgerEntry(ctx.sql, ledger.workspaceId, {
+          id: match.id ?? undefined,
+          ik: match.ik ?? undefined,
+          ledgerId: ledger.id,
+        }),
+      ),
+    );
     filter.entryIds = found.flatMap((entry) => (entry ? [entry.id] : []));
   }
   const entryPages = ctx.pages(list);
@@ -44,11 +54,17 @@ export async function listEntries(
 }
 
 export async function listLines(
-  ctx: GqlContext, ledger: LedgerRow, args: PageArgs & { filter?: LedgerLinesFilterSet | null }, account?: LedgerAccountRow,
+  ctx: GqlContext,
+  ledger: LedgerRow,
+  args: PageArgs & { filter?: LedgerLinesFilterSet | null },
+  account?: LedgerAccountRow,
 ) {
   const set = args.filter;
   if (account && (set?.ledgerAccount || set?.path)) {
-    throw new DomainError('invalid_input_provided', 'An account\'s own lines take neither the ledgerAccount nor the path filter.');
+    throw new DomainError(
+      'invalid_input_provided',
+      "An account's own lines take neither the ledgerAccount nor the path filter.",
+    );
   }
   if (!account && !set?.ledgerAccount && !set?.path) {
     throw new DomainError('invalid_input_provided', 'Ledger lines need a ledgerAccount or a path filter.');
@@ -57,8 +73,15 @@ export async function listLines(
   if (account) filter.accountIds = [account.id];
   if (set?.ledgerAccount) {
     const matches = bounded(set.ledgerAccount.equalTo, set.ledgerAccount.in, 'ledgerAccount');
-    const found = await Promise.all(matches.map((match) =>
-      findAccountByMatch(ctx.sql, ledger.workspaceId, match.ledger || match.id ? match : { ...match, ledger: { id: ledger.id } })));
+    const found = await Promise.all(
+      matches.map((match) =>
+        findAccountByMatch(
+          ctx.sql,
+          ledger.workspaceId,
+          match.ledger || match.id ? match : { ...match, ledger: { id: ledger.id } },
+        ),
+      ),
+    );
     filter.accountIds = found.flatMap((row) => (row && row.ledgerId === ledger.id ? [row.id] : []));
   }
   if (set?.path) {
@@ -71,7 +94,9 @@ export async function listLines(
     ];
   }
   if (set?.currency) {
-    filter.currencies = bounded(set.currency.equalTo, set.currency.in, 'currency').map((currency) => currencyKey(currency));
+    filter.currencies = bounded(set.currency.equalTo, set.currency.in, 'currency').map((currency) =>
+      currencyKey(currency),
+    );
   }
   if (set?.key) filter.keys = valueFilter(set.key, 'key');
   if (set?.type) filter.directions = bounded(set.type.equalTo, set.type.in, 'type');

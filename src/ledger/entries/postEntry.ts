@@ -16,20 +16,31 @@ async function createPlannedAccounts(trx: Db, prepared: PreparedEntry): Promise<
   if (prepared.newAccounts.length === 0) return prepared.posting;
   const { workspaceId, ledgerId } = prepared.posting;
   await lockLedgerAccountCreation(trx, workspaceId, ledgerId);
-  const existing = await accountIdsByPath(trx, workspaceId, ledgerId, prepared.newAccounts.map((account) => account.path));
+  const existing = await accountIdsByPath(
+    trx,
+    workspaceId,
+    ledgerId,
+    prepared.newAccounts.map((account) => account.path),
+  );
   const idOf = new Map<string, string>();
   for (const account of prepared.newAccounts) {
     const id = existing.get(account.path);
     if (id) idOf.set(account.id, id);
   }
   const remap = (id: string) => idOf.get(id) ?? id;
-  await insertLedgerAccounts(trx, prepared.newAccounts
-    .filter((account) => !existing.has(account.path))
-    .map((account) => ({ ...account, parentId: account.parentId && remap(account.parentId) })));
+  await insertLedgerAccounts(
+    trx,
+    prepared.newAccounts
+      .filter((account) => !existing.has(account.path))
+      .map((account) => ({ ...account, parentId: account.parentId && remap(account.parentId) })),
+  );
   return {
     ...prepared.posting,
     lines: prepared.posting.lines.map((line) => ({ ...line, accountId: remap(line.accountId) })),
-    conditions: prepared.posting.conditions.map((condition) => ({ ...condition, accountId: remap(condition.accountId) })),
+    conditions: prepared.posting.conditions.map((condition) => ({
+      ...condition,
+      accountId: remap(condition.accountId),
+    })),
   };
 }
 
@@ -47,28 +58,37 @@ export type BatchOutcome = { outcomes: PostingOutcome[] } | Refused;
  * condition, or an outcome `refuses` rejects (an ik clash), rolls the whole batch back.
  */
 export async function postAll(
-  sql: Sql, prepared: readonly PreparedEntry[], refuses: (outcome: PostingOutcome, index: number) => boolean,
+  sql: Sql,
+  prepared: readonly PreparedEntry[],
+  refuses: (outcome: PostingOutcome, index: number) => boolean,
 ): Promise<BatchOutcome> {
-  const posted = await retryingDeadlocks(() => transaction(sql, async (trx, refuse: (refusal: Refused) => never) => {
-    const postings: EntryPosting[] = [];
-    for (const entry of prepared) postings.push(await createPlannedAccounts(trx, entry));
-    // Several entries in one transaction: take every balance lock first, in the global order.
-    if (postings.length > 1) {
-      await lockBalances(trx, postings[0].workspaceId, postings.flatMap((posting) => posting.lines));
-    }
-    const settled = await Promise.allSettled(postings.map((posting) => postLedgerEntry(trx, posting)));
-    // After a failed condition the statements behind it fail as "transaction aborted": report the cause.
-    const failed = settled.findIndex((result) => result.status === 'fulfilled' && 'failedCondition' in result.value);
-    if (failed !== -1) refuse({ refused: failed, outcome: (settled[failed] as PromiseFulfilledResult<PostingOutcome>).value });
-    const outcomes = settled.map((result) => {
-      if (result.status === 'rejected') throw result.reason;
-      return result.value;
-    });
-    outcomes.forEach((outcome, index) => {
-      if (refuses(outcome, index)) refuse({ refused: index, outcome });
-    });
-    return { outcomes };
-  }));
+  const posted = await retryingDeadlocks(() =>
+    transaction(sql, async (trx, refuse: (refusal: Refused) => never) => {
+      const postings: EntryPosting[] = [];
+      for (const entry of prepared) postings.push(await createPlannedAccounts(trx, entry));
+      // Several entries in one transaction: take every balance lock first, in the global order.
+      if (postings.length > 1) {
+        await lockBalances(
+          trx,
+          postings[0].workspaceId,
+          postings.flatMap((posting) => posting.lines),
+        );
+      }
+      const settled = await Promise.allSettled(postings.map((posting) => postLedgerEntry(trx, posting)));
+      // After a failed condition the statements behind it fail as "transaction aborted": report the cause.
+      const failed = settled.findIndex((result) => result.status === 'fulfilled' && 'failedCondition' in result.value);
+      if (failed !== -1)
+        refuse({ refused: failed, outcome: (settled[failed] as PromiseFulfilledResult<PostingOutcome>).value });
+      const outcomes = settled.map((result) => {
+        if (result.status === 'rejected') throw result.reason;
+        return result.value;
+      });
+      outcomes.forEach((outcome, index) => {
+        if (refuses(outcome, index)) refuse({ refused: index, outcome });
+      });
+      return { outcomes };
+    }),
+  );
   return 'committed' in posted ? posted.committed : posted.rolledBack;
 }
 

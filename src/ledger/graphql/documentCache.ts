@@ -23,7 +23,11 @@ export type DocumentCacheOptions = {
 };
 
 export function createDocumentCache(options: DocumentCacheOptions = {}): DocumentCache {
-  const { maxDocuments = MAX_DOCUMENTS, maxSourceCharacters = MAX_SOURCE_CHARACTERS, limits = DEFAULT_DOCUMENT_LIMITS } = options;
+  const {
+    maxDocuments = MAX_DOCUMENTS,
+    maxSourceCharacters = MAX_SOURCE_CHARACTERS,
+    limits = DEFAULT_DOCUMENT_LIMITS,
+  } = options;
   const limitRules = documentLimitRules(limits);
   const parsed = new Map<string, DocumentNode>();
   let cachedCharacters = 0;

@@ -61,9 +61,11 @@ export function listItemBudget(max: number): (pageSize: number) => void {
   return (pageSize) => {
     asked += pageSize;
     if (asked > max) {
-      throw new DomainError('query_too_complex',
+      throw new DomainError(
+        'query_too_complex',
         `The lists of this request ask for more than ${max} items in all (limit listItems); ask for fewer or smaller pages.`,
-        { limit: 'listItems', max });
+        { limit: 'listItems', max },
+      );
     }
   };
 }
@@ -73,9 +75,13 @@ function reportAs(limit: DocumentLimit, max: number) {
   return {
     propagateOnRejection: false,
     exposeLimits: true,
-    onReject: [(context: ValidationContext | null, error: GraphQLError) => {
-      context?.reportError(limitExceeded(limit, max, error.message.replace(/^Syntax Error: /, '').replace(/\.$/, '')));
-    }],
+    onReject: [
+      (context: ValidationContext | null, error: GraphQLError) => {
+        context?.reportError(
+          limitExceeded(limit, max, error.message.replace(/^Syntax Error: /, '').replace(/\.$/, '')),
+        );
+      },
+    ],
   };
 }
 

@@ -38,7 +38,10 @@ export function graphqlEndpoint(options: GraphqlEndpointOptions): Middleware<App
       const name = graphqlOperationName(args.operationName ?? operation?.name?.value);
       countGraphqlOperation(name, operation?.operation ?? 'unknown');
       if (!result.errors) return;
-      return { ...result, errors: result.errors.map((error) => publicError(error, req.context.requestId, options.log)) };
+      return {
+        ...result,
+        errors: result.errors.map((error) => publicError(error, req.context.requestId, options.log)),
+      };
     },
     formatError: withCode,
   });
@@ -73,13 +76,15 @@ function publicError(error: GraphQLError, requestId: string, log: Logger): Graph
   if (expected) {
     const { violations: _violations, ...details } = expected.details ?? {};
     return new GraphQLError(expected.message, {
-      nodes: error.nodes, path: error.path,
+      nodes: error.nodes,
+      path: error.path,
       extensions: { ...details, code: expected.code, retryable: expected.retryable },
     });
   }
   log.error('resolver failed', { request_id: requestId, path: error.path?.join('.'), error: original.stack });
   return new GraphQLError(`Internal error (request id ${requestId}).`, {
-    nodes: error.nodes, path: error.path,
+    nodes: error.nodes,
+    path: error.path,
     extensions: { code: 'internal_error', retryable: true, request_id: requestId },
   });
 }

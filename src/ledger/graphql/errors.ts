@@ -24,10 +24,12 @@ export function mediaTypeFor(accept: string | undefined): string {
 
 export function graphqlErrorBody(error: DomainError, requestId: string) {
   return {
-    errors: [{
-      message: error.message,
-      extensions: { code: error.code, retryable: error.retryable, request_id: requestId },
-    }],
+    errors: [
+      {
+        message: error.message,
+        extensions: { code: error.code, retryable: error.retryable, request_id: requestId },
+      },
+    ],
   };
 }
 
@@ -40,13 +42,17 @@ export function transportError(status: number, ctx: AppContext): DomainError | u
 export function transportErrorFor(status: number, method: string): DomainError | undefined {
   switch (status) {
     case 405:
-      return new DomainError('method_not_allowed', method === 'GET'
-        ? 'Mutations are sent with POST, not GET.'
-        : '/graphql accepts GET (queries only) and POST.');
+      return new DomainError(
+        'method_not_allowed',
+        method === 'GET' ? 'Mutations are sent with POST, not GET.' : '/graphql accepts GET (queries only) and POST.',
+      );
     case 406:
       return new DomainError('not_acceptable', 'Accept application/graphql-response+json or application/json.');
     case 415:
-      return new DomainError('unsupported_media_type', 'Send the request as application/json (POST) or as URL parameters (GET).');
+      return new DomainError(
+        'unsupported_media_type',
+        'Send the request as application/json (POST) or as URL parameters (GET).',
+      );
     default:
       return undefined;
   }
@@ -54,5 +60,8 @@ export function transportErrorFor(status: number, method: string): DomainError |
 
 /** Renders anything thrown on the /graphql route in the GraphQL shape, with the catalogue's status. */
 export function graphqlErrors(log: Logger): Middleware<AppState> {
-  return errorResponses(log, (error, ctx) => ({ type: responseMediaType(ctx), body: graphqlErrorBody(error, ctx.state.requestId) }));
+  return errorResponses(log, (error, ctx) => ({
+    type: responseMediaType(ctx),
+    body: graphqlErrorBody(error, ctx.state.requestId),
+  }));
 }

@@ -14,9 +14,10 @@ export function buildLedgerSchema(): GraphQLSchema {
   });
   // A scalar's implementation replaces its SDL definition; its @specifiedBy URL comes back from the SDL.
   for (const type of Object.values(schema.getTypeMap())) {
-    const url = type.astNode?.kind === Kind.SCALAR_TYPE_DEFINITION
-      ? type.astNode.directives?.find((directive) => directive.name.value === 'specifiedBy')?.arguments?.[0]?.value
-      : undefined;
+    const url =
+      type.astNode?.kind === Kind.SCALAR_TYPE_DEFINITION
+        ? type.astNode.directives?.find((directive) => directive.name.value === 'specifiedBy')?.arguments?.[0]?.value
+        : undefined;
     if (type instanceof GraphQLScalarType && url?.kind === Kind.STRING) type.specifiedByURL = url.value;
   }
   return schema;

@@ -1,4 +1,11 @@
-import { Kind, OperationTypeNode, visit, type DocumentNode, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import {
+  Kind,
+  OperationTypeNode,
+  visit,
+  type DocumentNode,
+  type FieldNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 
 // Every mutation answers a union (result or error), and the official SDKs read `__typename` on
 // it to tell which. Node SDK 1.4.0's createCustomCurrency document does not select it, and
@@ -8,7 +15,12 @@ import { Kind, OperationTypeNode, visit, type DocumentNode, type FieldNode, type
 const TYPENAME: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } };
 
 export function withMutationTypenames(document: DocumentNode): DocumentNode {
-  if (!document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation === OperationTypeNode.MUTATION)) {
+  if (
+    !document.definitions.some(
+      (definition) =>
+        definition.kind === Kind.OPERATION_DEFINITION && definition.operation === OperationTypeNode.MUTATION,
+    )
+  ) {
     return document;
   }
   return visit(document, {
@@ -20,8 +32,18 @@ export function withMutationTypenames(document: DocumentNode): DocumentNode {
           ...operation.selectionSet,
           selections: operation.selectionSet.selections.map((selection) => {
             if (selection.kind !== Kind.FIELD || !selection.selectionSet) return selection;
-            const asked = selection.selectionSet.selections.some((inner) => inner.kind === Kind.FIELD && inner.name.value === '__typename' && !inner.alias);
-            return asked ? selection : { ...selection, selectionSet: { ...selection.selectionSet, selections: [TYPENAME, ...selection.selectionSet.selections] } };
+            const asked = selection.selectionSet.selections.some(
+              (inner) => inner.kind === Kind.FIELD && inner.name.value === '__typename' && !inner.alias,
+            );
+            return asked
+              ? selection
+              : {
+                  ...selection,
+                  selectionSet: {
+                    ...selection.selectionSet,
+                    selections: [TYPENAME, ...selection.selectionSet.selections],
+                  },
+                };
           }),
         },
       };

@@ -31,10 +31,17 @@ export function withCode(error: Readonly<GraphQLError | Error>): GraphQLError {
     });
   }
   if (error.extensions?.code) return error;
-  const code = error.message.startsWith('Syntax Error') ? 'graphql_parse_failed'
-    : error.path ? 'internal_error' : 'graphql_validation_failed';
+  const code = error.message.startsWith('Syntax Error')
+    ? 'graphql_parse_failed'
+    : error.path
+      ? 'internal_error'
+      : 'graphql_validation_failed';
   return new GraphQLError(error.message, {
-    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path,
-    originalError: error.originalError, extensions: { ...error.extensions, code },
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code },
   });
 }

@@ -8,15 +8,19 @@ function stringScalar(name: StringScalar): GraphQLScalarType {
   const check = (value: unknown): string => {
     const canonical = typeof value === 'string' ? scalarFormats[name](value) : undefined;
     if (canonical === undefined) {
-      throw new GraphQLError(`${JSON.stringify(value)} is not a valid ${name}.`, { extensions: { code: 'invalid_input_provided' } });
+      throw new GraphQLError(`${JSON.stringify(value)} is not a valid ${name}.`, {
+        extensions: { code: 'invalid_input_provided' },
+      });
     }
     return canonical;
   };
   return new GraphQLScalarType({
     name,
-    serialize: (value) => (value instanceof Date ? value.toISOString() : typeof value === 'bigint' ? value.toString() : value),
+    serialize: (value) =>
+      value instanceof Date ? value.toISOString() : typeof value === 'bigint' ? value.toString() : value,
     parseValue: check,
-    parseLiteral: (node: ValueNode) => check(node.kind === Kind.STRING ? node.value : node.kind === Kind.INT ? node.value : undefined),
+    parseLiteral: (node: ValueNode) =>
+      check(node.kind === Kind.STRING ? node.value : node.kind === Kind.INT ? node.value : undefined),
   });
 }
 
@@ -44,7 +48,9 @@ function jsonLiteral(node: ValueNode): unknown {
 }
 
 function inexact(value: string): GraphQLError {
-  return new GraphQLError(`${value} cannot be taken exactly as a JSON number; send it as a string.`, { extensions: { code: 'invalid_input_provided' } });
+  return new GraphQLError(`${value} cannot be taken exactly as a JSON number; send it as a string.`, {
+    extensions: { code: 'invalid_input_provided' },
+  });
 }
 
 /** Variables arrive through JSON.parse: safe integers become their digits, anything else inexact is refused. */

@@ -10,9 +10,12 @@ export function unstorableTextRule(context: ValidationContext): ASTVisitor {
     StringValue(node) {
       const problem = textProblem(node.value);
       if (problem) {
-        context.reportError(new GraphQLError(`A string literal ${problem}.`, {
-          nodes: node, extensions: { code: 'invalid_input_provided' },
-        }));
+        context.reportError(
+          new GraphQLError(`A string literal ${problem}.`, {
+            nodes: node,
+            extensions: { code: 'invalid_input_provided' },
+          }),
+        );
       }
     },
   };

@@ -1,5 +1,9 @@
 import { currencyKey } from '../../core/currencyKeys.js';
-import type { LedgerEntryGroupBalanceFilter, LedgerEntryGroupBalanceFilterSet, LedgerEntryGroupsFilterSet } from '../../../generated/ledger.js';
+import type {
+  LedgerEntryGroupBalanceFilter,
+  LedgerEntryGroupBalanceFilterSet,
+  LedgerEntryGroupsFilterSet,
+} from '../../../generated/ledger.js';
 import { valueFilter } from '../../core/entryFilters.js';
 import { pageGroupBalances, pageGroups, type GroupFilter, type GroupRow } from '../../db/ledgerGroups.js';
 import type { LedgerRow } from '../../db/ledgers.js';
@@ -12,15 +16,20 @@ type PageArgs = { first?: number | null; last?: number | null; after?: string | 
 const likeText = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /** A group balance filter: accounts by id or path pattern (`*` for one template value), currencies, amounts. */
-function balanceFilter(set: LedgerEntryGroupBalanceFilterSet | LedgerEntryGroupBalanceFilter | null | undefined): NonNullable<GroupFilter['balance']> {
+function balanceFilter(
+  set: LedgerEntryGroupBalanceFilterSet | LedgerEntryGroupBalanceFilter | null | undefined,
+): NonNullable<GroupFilter['balance']> {
   const filter: NonNullable<GroupFilter['balance']> = {};
   const account = set?.account;
-  if (account?.id) filter.accountIds = [...(account.id.equalTo != null ? [account.id.equalTo] : []), ...(account.id.in ?? [])];
+  if (account?.id)
+    filter.accountIds = [...(account.id.equalTo != null ? [account.id.equalTo] : []), ...(account.id.in ?? [])];
   if (account?.path) {
     const { equalTo, in: list, matches, matchesAny, contains } = account.path;
     filter.pathPatterns = [
       ...[...(equalTo != null ? [equalTo] : []), ...(list ?? [])].map(likeText),
-      ...[...(matches != null ? [matches] : []), ...(matchesAny ?? [])].map((pattern) => likeText(pattern).replaceAll('*', '%')),
+      ...[...(matches != null ? [matches] : []), ...(matchesAny ?? [])].map((pattern) =>
+        likeText(pattern).replaceAll('*', '%'),
+      ),
       ...(contains != null ? [`%${likeText(contains)}%`] : []),
     ];
   }
@@ -35,7 +44,11 @@ function balanceFilter(set: LedgerEntryGroupBalanceFilterSet | LedgerEntryGroupB
   return filter;
 }
 
-export async function listGroups(ctx: GqlContext, ledger: LedgerRow, args: PageArgs & { filter?: LedgerEntryGroupsFilterSet | null }) {
+export async function listGroups(
+  ctx: GqlContext,
+  ledger: LedgerRow,
+  args: PageArgs & { filter?: LedgerEntryGroupsFilterSet | null },
+) {
   const set = args.filter;
   const filter: GroupFilter = {
     keys: set?.key ? valueFilter(set.key, 'key') : undefined,
@@ -50,10 +63,22 @@ export async function listGroups(ctx: GqlContext, ledger: LedgerRow, args: PageA
   return groupPages.page(request, rows, (group) => [group.key, group.created!.toISOString(), group.value]);
 }
 
-export async function listGroupBalances(ctx: GqlContext, group: Omit<GroupRow, 'created'>, args: PageArgs & { filter?: LedgerEntryGroupBalanceFilterSet | null }) {
+export async function listGroupBalances(
+  ctx: GqlContext,
+  group: Omit<GroupRow, 'created'>,
+  args: PageArgs & { filter?: LedgerEntryGroupBalanceFilterSet | null },
+) {
   const balancePages = ctx.pages(`group-balances:${group.ledgerId}:${group.key}:${group.value}`);
   const request = balancePages.request(args);
-  const rows = await pageGroupBalances(ctx.sql, group.workspaceId, group.ledgerId, group.key, group.value, balanceFilter(args.filter), request);
+  const rows = await pageGroupBalances(
+    ctx.sql,
+    group.workspaceId,
+    group.ledgerId,
+    group.key,
+    group.value,
+    balanceFilter(args.filter),
+    request,
+  );
   const page = balancePages.page(request, rows, (balance) => [balance.path, balance.currency]);
   return { ...page, nodes: page.nodes.map((node) => ({ ...node, workspaceId: group.workspaceId })) };
 }

@@ -15,8 +15,17 @@ export function externalAccountMatch(input: MatchInput, where = 'externalAccount
   return { id: input.id ?? undefined, linkId: input.linkId ?? undefined, externalId: input.externalId ?? undefined };
 }
 
-export async function requireExternalAccount(db: Db, workspaceId: string, input: MatchInput, where?: string): Promise<ExternalAccountRow> {
+export async function requireExternalAccount(
+  db: Db,
+  workspaceId: string,
+  input: MatchInput,
+  where?: string,
+): Promise<ExternalAccountRow> {
   const account = await findExternalAccount(db, workspaceId, externalAccountMatch(input, where));
-  if (!account) throw new DomainError('external_account_not_found', 'No external account matches the given id, or linkId and externalId.');
+  if (!account)
+    throw new DomainError(
+      'external_account_not_found',
+      'No external account matches the given id, or linkId and externalId.',
+    );
   return account;
 }

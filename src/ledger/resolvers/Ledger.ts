@@ -31,7 +31,15 @@ export const Ledger: LedgerResolvers = {
   // A group no entry carries yet is empty, not missing: its lists and balances are empty.
   ledgerEntryGroup: async (row, args, { sql }) => {
     const { key, value } = args.ledgerEntryGroup;
-    return (await findGroup(sql, row.workspaceId, row.id, key, value)) ?? { workspaceId: row.workspaceId, ledgerId: row.id, key, value, created: null };
+    return (
+      (await findGroup(sql, row.workspaceId, row.id, key, value)) ?? {
+        workspaceId: row.workspaceId,
+        ledgerId: row.id,
+        key,
+        value,
+        created: null,
+      }
+    );
   },
   ledgerEntryGroups: (row, args, ctx) => listGroups(ctx, row, args),
   migrations: async (row, args, { sql, pages }) => {

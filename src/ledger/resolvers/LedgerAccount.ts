@@ -17,7 +17,8 @@ export const LedgerAccount: LedgerAccountResolvers = {
   dashboardUrl: (row) => `urn:tally:ledger-account:${row.id}`,
   ledger: async (row, _args, { load }) => (await load.ledger.load(row.ledgerId))!,
   parentLedgerAccountId: (row) => row.parentId,
-  parentLedgerAccount: async (row, _args, { load }) => (row.parentId ? (await load.account.load(row.parentId)) ?? null : null),
+  parentLedgerAccount: async (row, _args, { load }) =>
+    row.parentId ? ((await load.account.load(row.parentId)) ?? null) : null,
   ledgerEntries: async (row, args, ctx) => listEntries(ctx, (await ctx.load.ledger.load(row.ledgerId))!, args, row),
   lines: async (row, args, ctx) => listLines(ctx, (await ctx.load.ledger.load(row.ledgerId))!, args, row),
   childLedgerAccounts: async (row, args, { sql, pages }) => {
@@ -26,15 +27,18 @@ export const LedgerAccount: LedgerAccountResolvers = {
     const rows = await pageLedgerAccounts(sql, row.workspaceId, request, { parentId: row.id });
     return childPages.page(request, rows, (child) => [child.created.toISOString(), child.id]);
   },
-  linkedAccount: async (row, _args, { load }) => (row.linkedAccountId ? (await load.externalAccount.load(row.linkedAccountId)) ?? null : null),
+  linkedAccount: async (row, _args, { load }) =>
+    row.linkedAccountId ? ((await load.externalAccount.load(row.linkedAccountId)) ?? null) : null,
   link: async (row, _args, { load }) => {
     const external = row.linkedAccountId ? await load.externalAccount.load(row.linkedAccountId) : undefined;
-    return external ? (await load.link.load(external.linkId)) ?? null : null;
+    return external ? ((await load.link.load(external.linkId)) ?? null) : null;
   },
   unreconciledTxs: async (row, args, { sql, pages }) => {
     const txPages = pages(`unreconciled-txs:${row.id}`);
     const request = txPages.request(args);
-    const rows = row.linkedAccountId ? await pageUnreconciledTxs(sql, row.workspaceId, row.id, row.linkedAccountId, request) : [];
+    const rows = row.linkedAccountId
+      ? await pageUnreconciledTxs(sql, row.workspaceId, row.id, row.linkedAccountId, request)
+      : [];
     return txPages.page(request, rows, (tx) => [tx.postedMicros, tx.id]);
   },
   // Payment settings of accounts belong to the experimental payments, which Tally keeps in the schema only.

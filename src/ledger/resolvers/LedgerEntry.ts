@@ -3,10 +3,17 @@ import { pageEntryHistory } from '../../db/ledgerLists.js';
 import { WHOLE_PAGE } from '../../core/pagination.js';
 
 // Own bounds are stored as precondition/postcondition, total bounds beside them as total*.
-type StoredCondition = { accountId: string; currency: string; precondition?: object; postcondition?: object; totalPrecondition?: object; totalPostcondition?: object };
+type StoredCondition = {
+  accountId: string;
+  currency: string;
+  precondition?: object;
+  postcondition?: object;
+  totalPrecondition?: object;
+  totalPostcondition?: object;
+};
 
 const side = (ownBalance: object | undefined, totalBalance: object | undefined) =>
-  (ownBalance || totalBalance ? { ownBalance: ownBalance ?? null, totalBalance: totalBalance ?? null } : null);
+  ownBalance || totalBalance ? { ownBalance: ownBalance ?? null, totalBalance: totalBalance ?? null } : null;
 
 export const LedgerEntry: LedgerEntryResolvers = {
   posted: (row) => row.posted.toISOString(),
@@ -19,19 +26,29 @@ export const LedgerEntry: LedgerEntryResolvers = {
   lines: async (row, _args, { load }) => ({ nodes: await load.entryLines.load(row.id), pageInfo: WHOLE_PAGE }),
   ledger: async (row, _args, { load }) => (await load.ledger.load(row.ledgerId))!,
   // Created is read only when asked (LedgerEntryGroup.created), from the group's first entry.
-  groups: (row) => row.groups.map((group) => ({ workspaceId: row.workspaceId, ledgerId: row.ledgerId, key: group.key, value: group.value })),
-  conditions: async (row, _args, { load }) => Promise.all((row.conditions as StoredCondition[]).map(async (condition) => ({
-    account: (await load.account.load(condition.accountId))!,
-    currency: condition.currency,
-    precondition: side(condition.precondition, condition.totalPrecondition),
-    postcondition: side(condition.postcondition, condition.totalPostcondition),
-  }))),
+  groups: (row) =>
+    row.groups.map((group) => ({
+      workspaceId: row.workspaceId,
+      ledgerId: row.ledgerId,
+      key: group.key,
+      value: group.value,
+    })),
+  conditions: async (row, _args, { load }) =>
+    Promise.all(
+      (row.conditions as StoredCondition[]).map(async (condition) => ({
+        account: (await load.account.load(condition.accountId))!,
+        currency: condition.currency,
+        precondition: side(condition.precondition, condition.totalPrecondition),
+        postcondition: side(condition.postcondition, condition.totalPostcondition),
+      })),
+    ),
   // Reversed and reversing entries leave lists unless they are asked for (showHidden).
   hidden: (row) => row.reversesId !== null || row.reversedById !== null,
   isReversal: (row) => row.reversesId !== null,
   isReversed: (row) => row.reversedById !== null,
-  reverses: async (row, _args, { load }) => (row.reversesId ? (await load.entry.load(row.reversesId)) ?? null : null),
-  reversedBy: async (row, _args, { load }) => (row.reversedById ? (await load.entry.load(row.reversedById)) ?? null : null),
+  reverses: async (row, _args, { load }) => (row.reversesId ? ((await load.entry.load(row.reversesId)) ?? null) : null),
+  reversedBy: async (row, _args, { load }) =>
+    row.reversedById ? ((await load.entry.load(row.reversedById)) ?? null) : null,
   reversedAt: (row) => row.reversedAt?.toISOString() ?? null,
   reversalHistory: async (row, args, { sql, pages }) => {
     const historyPages = pages(`entry-history:${row.ledgerId}:${row.ik}`);

@@ -6,7 +6,10 @@ import { listGroupBalances } from '../groups/groupLists.js';
 export const LedgerEntryGroup: LedgerEntryGroupResolvers = {
   // Groups named by an entry carry no time of their own: it is the first member entry's.
   created: async (row, _args, { sql }) => {
-    const created = row.created === undefined ? (await findGroup(sql, row.workspaceId, row.ledgerId, row.key, row.value))?.created : row.created;
+    const created =
+      row.created === undefined
+        ? (await findGroup(sql, row.workspaceId, row.ledgerId, row.key, row.value))?.created
+        : row.created;
     return created?.toISOString() ?? null;
   },
   dashboardUrl: (row) => `urn:tally:ledger-entry-group:${row.ledgerId}:${row.key}:${row.value}`,
@@ -14,8 +17,17 @@ export const LedgerEntryGroup: LedgerEntryGroupResolvers = {
   ledgerEntries: async (row, args, ctx) => {
     const ledger = (await ctx.load.ledger.load(row.ledgerId))!;
     const group = { key: row.key, value: row.value };
-    const filter = { ...args.filter, group: { ...args.filter?.group, all: [...(args.filter?.group?.all ?? []), group] } };
-    return listEntries(ctx, ledger, { ...args, filter }, undefined, `group-entries:${row.ledgerId}:${row.key}:${row.value}`);
+    const filter = {
+      ...args.filter,
+      group: { ...args.filter?.group, all: [...(args.filter?.group?.all ?? []), group] },
+    };
+    return listEntries(
+      ctx,
+      ledger,
+      { ...args, filter },
+      undefined,
+      `group-entries:${row.ledgerId}:${row.key}:${row.value}`,
+    );
   },
   balances: (row, args, ctx) => listGroupBalances(ctx, row, args),
 };

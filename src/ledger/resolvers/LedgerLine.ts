@@ -19,13 +19,14 @@ async function reconciledTx(row: LedgerLineRow, ctx: GqlContext) {
   const entry = await entryOf(row, ctx);
   const reconciliations = await ctx.load.entryReconciliations.load(entry.reversesId ?? entry.id);
   const found = reconciliations.find((item) => item.position === row.position);
-  return found ? (await ctx.load.tx.load(found.txId)) ?? null : null;
+  return found ? ((await ctx.load.tx.load(found.txId)) ?? null) : null;
 }
 
 export const LedgerLine: LedgerLineResolvers = {
   // Exact decimal text from PostgreSQL, canonical as Int96 output: no leading zeros, no "-0".
   amount: (row, args) => (args.absolute ? row.amount.replace(/^-/, '') : row.amount),
-  type: async (row, _args, { load }) => lineDirection((await load.account.load(row.accountId))!.type, BigInt(row.amount)),
+  type: async (row, _args, { load }) =>
+    lineDirection((await load.account.load(row.accountId))!.type, BigInt(row.amount)),
   currency: (row) => row.currency,
   account: async (row, _args, { load }) => (await load.account.load(row.accountId))!,
   ledgerEntry: (row, _args, ctx) => entryOf(row, ctx),

@@ -10,7 +10,12 @@ export const SchemaVersion: SchemaVersionResolvers = {
     const rows = await migrationsToVersion(sql, row.workspaceId, row.schemaKey, row.version, MAX_PAGE_SIZE + 1);
     return {
       nodes: rows.slice(0, MAX_PAGE_SIZE),
-      pageInfo: { hasNextPage: rows.length > MAX_PAGE_SIZE, hasPreviousPage: false, startCursor: null, endCursor: null },
+      pageInfo: {
+        hasNextPage: rows.length > MAX_PAGE_SIZE,
+        hasPreviousPage: false,
+        startCursor: null,
+        endCursor: null,
+      },
     };
   },
 };

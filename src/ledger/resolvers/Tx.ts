@@ -11,14 +11,19 @@ const newestPostedFirst = <T extends { posted: Date; id: string }>(a: T, b: T) =
 async function reconcilingEntries(row: TxRow, { load }: GqlContext): Promise<LedgerEntryRow[]> {
   const reconciliations = await load.txReconciliations.load(row.id);
   const entries = await load.entry.loadMany([...new Set(reconciliations.map((item) => item.entryId))]);
-  return entries.filter((entry): entry is LedgerEntryRow => entry !== undefined && !(entry instanceof Error)).sort(newestPostedFirst);
+  return entries
+    .filter((entry): entry is LedgerEntryRow => entry !== undefined && !(entry instanceof Error))
+    .sort(newestPostedFirst);
 }
 
 /** The lines that reconciled the transaction, newest posted first. */
 async function reconcilingLines(row: TxRow, ctx: GqlContext): Promise<LedgerLineRow[]> {
   const reconciliations = await ctx.load.txReconciliations.load(row.id);
-  const lines = await Promise.all(reconciliations.map(async (item) =>
-    (await ctx.load.entryLines.load(item.entryId)).find((line) => line.position === item.position)));
+  const lines = await Promise.all(
+    reconciliations.map(async (item) =>
+      (await ctx.load.entryLines.load(item.entryId)).find((line) => line.position === item.position),
+    ),
+  );
   return lines.filter((line): line is LedgerLineRow => line !== undefined).sort(newestPostedFirst);
 }
 

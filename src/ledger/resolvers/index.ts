@@ -31,7 +31,12 @@ import { Schema } from './Schema.js';
 import { Currency } from './Currency.js';
 import { ExternalAccount } from './ExternalAccount.js';
 import { CustomLink, Link, ProviderLink } from './Link.js';
-import { LedgerAccountDataMigration, LedgerDataMigration, LedgerEntryDataMigration, LedgerMigration } from './migrations.js';
+import {
+  LedgerAccountDataMigration,
+  LedgerDataMigration,
+  LedgerEntryDataMigration,
+  LedgerMigration,
+} from './migrations.js';
 import { Tx } from './Tx.js';
 import { createCustomCurrency } from './Mutation/createCustomCurrency.js';
 import { createCustomLink } from './Mutation/createCustomLink.js';
@@ -48,13 +53,43 @@ import { SchemaVersion } from './SchemaVersion.js';
 
 export const resolvers: Resolvers = {
   Query: {
-    workspace, ledger, ledgers, ledgerAccount, ledgerEntry, ledgerEntryHistory, ledgerEntryGroup, ledgerLine, schema, schemas,
-    customCurrencies, link, links, externalAccount, tx,
+    workspace,
+    ledger,
+    ledgers,
+    ledgerAccount,
+    ledgerEntry,
+    ledgerEntryHistory,
+    ledgerEntryGroup,
+    ledgerLine,
+    schema,
+    schemas,
+    customCurrencies,
+    link,
+    links,
+    externalAccount,
+    tx,
   },
   Mutation: {
-    createLedger, updateLedger, deleteLedger, storeSchema, createLedgerAccount, createLedgerAccounts, updateLedgerAccount, addLedgerEntry,
-    addLedgerEntries, reverseLedgerEntry, updateLedgerEntry, migrateLedgerEntry, deleteSchema,
-    createCustomCurrency, createCustomLink, syncCustomAccounts, syncCustomTxs, deleteCustomTxs, reconcileTx, createPayment,
+    createLedger,
+    updateLedger,
+    deleteLedger,
+    storeSchema,
+    createLedgerAccount,
+    createLedgerAccounts,
+    updateLedgerAccount,
+    addLedgerEntry,
+    addLedgerEntries,
+    reverseLedgerEntry,
+    updateLedgerEntry,
+    migrateLedgerEntry,
+    deleteSchema,
+    createCustomCurrency,
+    createCustomLink,
+    syncCustomAccounts,
+    syncCustomTxs,
+    deleteCustomTxs,
+    reconcileTx,
+    createPayment,
   },
   Currency,
   Link,

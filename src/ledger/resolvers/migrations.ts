@@ -1,5 +1,8 @@
 import type {
-  LedgerAccountDataMigrationResolvers, LedgerDataMigrationResolvers, LedgerEntryDataMigrationResolvers, LedgerMigrationResolvers,
+  LedgerAccountDataMigrationResolvers,
+  LedgerDataMigrationResolvers,
+  LedgerEntryDataMigrationResolvers,
+  LedgerMigrationResolvers,
 } from '../../../generated/ledger.js';
 import { WHOLE_PAGE, type PageArgs } from '../../core/pagination.js';
 import type { DataMigrationRow } from '../../db/ledgerMigrations.js';
@@ -9,7 +12,8 @@ import { dataMigrationStatus, entriesToMigrate } from '../schemas/migrationLists
 
 export const LedgerMigration: LedgerMigrationResolvers = {
   ledger: async (row, _args, { load }) => (await load.ledger.load(row.ledgerId))!,
-  schemaVersion: async (row, _args, { sql }) => (await findSchemaVersion(sql, row.workspaceId, row.schemaKey, row.schemaVersion))!,
+  schemaVersion: async (row, _args, { sql }) =>
+    (await findSchemaVersion(sql, row.workspaceId, row.schemaKey, row.schemaVersion))!,
   status: (row) => row.status,
 };
 
@@ -17,7 +21,10 @@ export const LedgerMigration: LedgerMigrationResolvers = {
 const dataMigrationFields = {
   status: (row: DataMigrationRow) => dataMigrationStatus(row),
   currentMigration: (row: DataMigrationRow) => ({ schemaVersion: row.schemaVersion, status: dataMigrationStatus(row) }),
-  history: (row: DataMigrationRow) => ({ nodes: [{ schemaVersion: row.schemaVersion, status: dataMigrationStatus(row) }], pageInfo: WHOLE_PAGE }),
+  history: (row: DataMigrationRow) => ({
+    nodes: [{ schemaVersion: row.schemaVersion, status: dataMigrationStatus(row) }],
+    pageInfo: WHOLE_PAGE,
+  }),
   ledgerEntries: (row: DataMigrationRow, args: PageArgs, ctx: GqlContext) => entriesToMigrate(ctx, row, args),
 };
 

@@ -4,7 +4,10 @@ import { placeholders, renderText, type Parameters } from '../../core/templates.
 import { checkLinkedCurrency } from '../links/linkedAccounts.js';
 import { requireExternalAccount } from '../links/externalAccountMatch.js';
 import {
-  accountPathsOfLedger, insertLedgerAccounts, updateAccountAttributes, type NewLedgerAccount,
+  accountPathsOfLedger,
+  insertLedgerAccounts,
+  updateAccountAttributes,
+  type NewLedgerAccount,
 } from '../../db/ledgerAccounts.js';
 import type { LedgerRow } from '../../db/ledgers.js';
 import type { Db } from '../../db/sql.js';
@@ -15,7 +18,10 @@ import type { Db } from '../../db/sql.js';
 
 /** Rows for the planned accounts; parents are looked up in `ids`, which learns the new ids. */
 export function plannedAccountRows(
-  ledger: Pick<LedgerRow, 'workspaceId' | 'id'>, planned: readonly PlannedAccount[], ids: Map<string, string>, parameters: Parameters = {},
+  ledger: Pick<LedgerRow, 'workspaceId' | 'id'>,
+  planned: readonly PlannedAccount[],
+  ids: Map<string, string>,
+  parameters: Parameters = {},
 ): NewLedgerAccount[] {
   return planned.map(({ path, chartAccount }) => {
     const id = newId('acct');
@@ -23,10 +29,20 @@ export function plannedAccountRows(
     const slash = path.lastIndexOf('/');
     const currencyCode = instanceCurrency(chartAccount, parameters);
     return {
-      workspaceId: ledger.workspaceId, ledgerId: ledger.id, id, ik: path, path,
-      parentId: slash === -1 ? null : ids.get(path.slice(0, slash))!, depth: chartAccount.depth,
-      name: accountName(chartAccount.name ?? chartAccount.key, parameters), type: chartAccount.type, currencyMode: chartAccount.currencyMode,
-      currencyCode, consistency: chartAccount.consistency, linkedAccountId: null, requestHash: 'schema',
+      workspaceId: ledger.workspaceId,
+      ledgerId: ledger.id,
+      id,
+      ik: path,
+      path,
+      parentId: slash === -1 ? null : ids.get(path.slice(0, slash))!,
+      depth: chartAccount.depth,
+      name: accountName(chartAccount.name ?? chartAccount.key, parameters),
+      type: chartAccount.type,
+      currencyMode: chartAccount.currencyMode,
+      currencyCode,
+      consistency: chartAccount.consistency,
+      linkedAccountId: null,
+      requestHash: 'schema',
     };
   });
 }
@@ -36,18 +52,29 @@ export function plannedAccountRows(
  * with the parameters): the external account must exist and hold the account's currency.
  */
 export async function linkPlannedRows(
-  db: Db, workspaceId: string, planned: readonly PlannedAccount[], rows: NewLedgerAccount[], parameters: Parameters = {},
+  db: Db,
+  workspaceId: string,
+  planned: readonly PlannedAccount[],
+  rows: NewLedgerAccount[],
+  parameters: Parameters = {},
 ): Promise<NewLedgerAccount[]> {
-  return Promise.all(rows.map(async (row, index) => {
-    const { chartAccount, path } = planned[index];
-    const link = chartAccount.linkedAccount;
-    if (!link) return row;
-    const render = (text: string | null | undefined) => (text == null ? null : renderText(text, parameters, `the linked account of ${path}`));
-    const external = await requireExternalAccount(db, workspaceId,
-      { id: render(link.id), linkId: render(link.linkId), externalId: render(link.externalId) }, `linkedAccount of ${chartAccount.chartPath}`);
-    checkLinkedCurrency(path, row, external);
-    return { ...row, linkedAccountId: external.id };
-  }));
+  return Promise.all(
+    rows.map(async (row, index) => {
+      const { chartAccount, path } = planned[index];
+      const link = chartAccount.linkedAccount;
+      if (!link) return row;
+      const render = (text: string | null | undefined) =>
+        text == null ? null : renderText(text, parameters, `the linked account of ${path}`);
+      const external = await requireExternalAccount(
+        db,
+        workspaceId,
+        { id: render(link.id), linkId: render(link.linkId), externalId: render(link.externalId) },
+        `linkedAccount of ${chartAccount.chartPath}`,
+      );
+      checkLinkedCurrency(path, row, external);
+      return { ...row, linkedAccountId: external.id };
+    }),
+  );
 }
 
 /**
@@ -59,13 +86,20 @@ export async function applyChart(trx: Db, ledger: Pick<LedgerRow, 'workspaceId' 
   const existing = await accountPathsOfLedger(trx, ledger.workspaceId, ledger.id);
   const ids = new Map(existing.map((account) => [account.path, account.id]));
   const planned = missingAccounts(chart, new Set(ids.keys()));
-  await insertLedgerAccounts(trx, await linkPlannedRows(trx, ledger.workspaceId, planned, plannedAccountRows(ledger, planned, ids)));
-  await updateAccountAttributes(trx, ledger.workspaceId, existing.flatMap(({ id, path }) => {
-    const chartAccount = resolvePath(chart, path).at(-1)!.chartAccount;
-    const name = chartAccount.name ?? chartAccount.key;
-    // A name with placeholders was rendered for its instance and stays as it is.
-    return [{ id, name: placeholders(name).length > 0 ? null : name, consistency: chartAccount.consistency }];
-  }));
+  await insertLedgerAccounts(
+    trx,
+    await linkPlannedRows(trx, ledger.workspaceId, planned, plannedAccountRows(ledger, planned, ids)),
+  );
+  await updateAccountAttributes(
+    trx,
+    ledger.workspaceId,
+    existing.flatMap(({ id, path }) => {
+      const chartAccount = resolvePath(chart, path).at(-1)!.chartAccount;
+      const name = chartAccount.name ?? chartAccount.key;
+      // A name with placeholders was rendered for its instance and stays as it is.
+      return [{ id, name: placeholders(name).length > 0 ? null : name, consistency: chartAccount.consistency }];
+    }),
+  );
 }
 
 /** The chart name with the parameters it can use; placeholders without a value stay as written. */

@@ -11,13 +11,27 @@ export function dataMigrationsOf(content: SchemaContent, chart: Chart, schemaVer
   const latest = new Map<string, number>();
   for (const type of types) latest.set(type.type, Math.max(latest.get(type.type) ?? 0, type.typeVersion ?? 1));
   const entries: NewDataMigration[] = types
-    .filter((type) => (type.typeVersion ?? 1) < latest.get(type.type)! || type.status === 'archived' || type.status === 'disabled')
+    .filter(
+      (type) =>
+        (type.typeVersion ?? 1) < latest.get(type.type)! || type.status === 'archived' || type.status === 'disabled',
+    )
     .map((type) => ({
-      kind: 'entry', subject: `${type.type}@${type.typeVersion ?? 1}`, entryType: type.type, typeVersion: type.typeVersion ?? 1,
-      accountPath: null, schemaVersion,
+      kind: 'entry',
+      subject: `${type.type}@${type.typeVersion ?? 1}`,
+      entryType: type.type,
+      typeVersion: type.typeVersion ?? 1,
+      accountPath: null,
+      schemaVersion,
     }));
   const accounts: NewDataMigration[] = [...chart.accounts.values()]
     .filter((account) => account.status !== 'active')
-    .map((account) => ({ kind: 'account', subject: account.chartPath, entryType: null, typeVersion: null, accountPath: account.chartPath, schemaVersion }));
+    .map((account) => ({
+      kind: 'account',
+      subject: account.chartPath,
+      entryType: null,
+      typeVersion: null,
+      accountPath: account.chartPath,
+      schemaVersion,
+    }));
   return [...entries, ...accounts];
 }

@@ -24,7 +24,11 @@ export function parsedSchema(key: string, version: number, content: SchemaConten
 
 /** The version a ledger is on; its hash, when known, saves the query on a cache hit. */
 export async function loadSchemaVersion(
-  db: Db, workspaceId: string, key: string, version: number, contentHash?: string,
+  db: Db,
+  workspaceId: string,
+  key: string,
+  version: number,
+  contentHash?: string,
 ): Promise<LoadedSchema> {
   const cached = contentHash === undefined ? undefined : byHash.get(contentHash);
   if (cached && cached.key === key && cached.version === version) return cached;

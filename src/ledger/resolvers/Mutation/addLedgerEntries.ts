@@ -25,7 +25,13 @@ const batchFailed = (errors: EntryError[]) => ({
 const entryError = (ik: string, error: unknown): EntryError => {
   const failure = expectedFailure(error);
   if (!failure) throw error;
-  return { __typename: 'AddLedgerEntryError', ik, code: failure.code, message: failure.message, retryable: failure.retryable };
+  return {
+    __typename: 'AddLedgerEntryError',
+    ik,
+    code: failure.code,
+    message: failure.message,
+    retryable: failure.retryable,
+  };
 };
 
 /**
@@ -39,18 +45,34 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
     if (items.length === 0) throw new DomainError('invalid_input_provided', 'A batch needs at least one entry.');
     const lineCount = items.reduce((total, item) => total + (item.entry.lines?.length ?? 0), 0);
     if (lineCount > MAX_LINES_PER_BATCH) {
-      throw new DomainError('ledger_entry_too_many_lines', `A batch may have at most ${MAX_LINES_PER_BATCH} lines in all; this one has ${lineCount}.`);
+      throw new DomainError(
+        'ledger_entry_too_many_lines',
+        `A batch may have at most ${MAX_LINES_PER_BATCH} lines in all; this one has ${lineCount}.`,
+      );
     }
     const iks = new Set<string>();
     for (const item of items) {
-      if (iks.has(item.ik)) throw new DomainError('invalid_input_provided', `ik ${item.ik} appears twice in the batch.`);
+      if (iks.has(item.ik))
+        throw new DomainError('invalid_input_provided', `ik ${item.ik} appears twice in the batch.`);
       iks.add(item.ik);
     }
-    const target = await ledgerForEntry(ctx.sql, ctx.caller.workspaceId, items[0].entry.ledger, items.map((item) => item.entry));
+    const target = await ledgerForEntry(
+      ctx.sql,
+      ctx.caller.workspaceId,
+      items[0].entry.ledger,
+      items.map((item) => item.entry),
+    );
     for (const [index, item] of items.entries()) {
       const ledger = item.entry.ledger;
-      if (!ledger || (ledger.id != null && ledger.id !== target.ledger.id) || (ledger.ik != null && ledger.ik !== target.ledger.ik)) {
-        throw new DomainError('invalid_input_provided', `entries[${index}] targets a different ledger; all entries in a batch must target the same ledger.`);
+      if (
+        !ledger ||
+        (ledger.id != null && ledger.id !== target.ledger.id) ||
+        (ledger.ik != null && ledger.ik !== target.ledger.ik)
+      ) {
+        throw new DomainError(
+          'invalid_input_provided',
+          `entries[${index}] targets a different ledger; all entries in a batch must target the same ledger.`,
+        );
       }
     }
 
@@ -58,26 +80,35 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
     const errors: EntryError[] = [];
     for (const item of items) {
       try {
-        prepared.push(await prepareEntry(ctx.sql, target.ledger, target.schema, item.ik, item.entry, { prefetched: target.accounts }));
+        prepared.push(
+          await prepareEntry(ctx.sql, target.ledger, target.schema, item.ik, item.entry, {
+            prefetched: target.accounts,
+          }),
+        );
       } catch (error) {
         errors.push(entryError(item.ik, error));
       }
     }
     const renderedLines = prepared.reduce((total, entry) => total + entry.posting.lines.length, 0);
     if (errors.length === 0 && renderedLines > MAX_LINES_PER_BATCH) {
-      throw new DomainError('ledger_entry_too_many_lines', `A batch may have at most ${MAX_LINES_PER_BATCH} lines in all; its entries render ${renderedLines}.`);
+      throw new DomainError(
+        'ledger_entry_too_many_lines',
+        `A batch may have at most ${MAX_LINES_PER_BATCH} lines in all; its entries render ${renderedLines}.`,
+      );
     }
     if (errors.length > 0) return batchFailed(errors);
 
     const check = (outcome: PostingOutcome, index: number) => checkOutcome(prepared[index], outcome, items[index].ik);
-    const result = await timedPosting(() => postAll(ctx.sql, prepared, (outcome, index) => {
-      try {
-        check(outcome, index);
-        return false;
-      } catch {
-        return true;
-      }
-    }));
+    const result = await timedPosting(() =>
+      postAll(ctx.sql, prepared, (outcome, index) => {
+        try {
+          check(outcome, index);
+          return false;
+        } catch {
+          return true;
+        }
+      }),
+    );
     if ('refused' in result) {
       try {
         check(result.outcome, result.refused);

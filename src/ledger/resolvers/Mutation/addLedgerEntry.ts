@@ -9,4 +9,10 @@ import { asMutationResult } from '../../mutationResult.js';
  */
 export const addLedgerEntry: NonNullable<MutationResolvers['addLedgerEntry']> = (_parent, args, ctx) =>
   asMutationResult(ctx, 'addLedgerEntry', async () =>
-    addEntry(ctx, await ledgerForEntry(ctx.sql, ctx.caller.workspaceId, args.entry.ledger, [args.entry]), args.ik, args.entry));
+    addEntry(
+      ctx,
+      await ledgerForEntry(ctx.sql, ctx.caller.workspaceId, args.entry.ledger, [args.entry]),
+      args.ik,
+      args.entry,
+    ),
+  );

@@ -14,14 +14,23 @@ export const createCustomCurrency: NonNullable<MutationResolvers['createCustomCu
   asMutationResult(ctx, 'createCustomCurrency', async () => {
     const { customCurrencyId: id, customCode, name, precision } = args.customCurrency;
     if (id.length > MAX_CUSTOM_CURRENCY_TEXT) {
-      throw new DomainError('invalid_input_provided', `customCurrencyId has ${id.length} characters; at most ${MAX_CUSTOM_CURRENCY_TEXT} are allowed.`);
+      throw new DomainError(
+        'invalid_input_provided',
+        `customCurrencyId has ${id.length} characters; at most ${MAX_CUSTOM_CURRENCY_TEXT} are allowed.`,
+      );
     }
     if (customCode.trim() === '' || customCode.length > MAX_CUSTOM_CURRENCY_TEXT) {
-      throw new DomainError('invalid_input_provided', `customCode must have 1 to ${MAX_CUSTOM_CURRENCY_TEXT} characters.`);
+      throw new DomainError(
+        'invalid_input_provided',
+        `customCode must have 1 to ${MAX_CUSTOM_CURRENCY_TEXT} characters.`,
+      );
     }
     checkName(name, 'customCurrency');
     if (precision < PRECISION_RANGE.min || precision > PRECISION_RANGE.max) {
-      throw new DomainError('invalid_input_provided', `precision must be from ${PRECISION_RANGE.min} to ${PRECISION_RANGE.max} decimal places.`);
+      throw new DomainError(
+        'invalid_input_provided',
+        `precision must be from ${PRECISION_RANGE.min} to ${PRECISION_RANGE.max} decimal places.`,
+      );
     }
     const workspaceId = ctx.caller.workspaceId;
     const wanted = { customCode, name, precision };
@@ -32,10 +41,12 @@ export const createCustomCurrency: NonNullable<MutationResolvers['createCustomCu
       find: async () => (await findCustomCurrencies(ctx.sql, workspaceId, [id]))[0],
       same: (stored) => changed(stored).length === 0,
       difference: (stored) => `another ${changed(stored).join(', ')}`,
-      create: async (taken) => await insertCustomCurrency(ctx.sql, { workspaceId, id, ...wanted }) ?? taken(),
+      create: async (taken) => (await insertCustomCurrency(ctx.sql, { workspaceId, id, ...wanted })) ?? taken(),
       lookFirst: false,
     });
     ctx.load.customCurrency.prime(row.id, row);
-    return { __typename: 'CreateCustomCurrencyResult' as const, customCurrency: currencyKey({ code: 'CUSTOM', customCurrencyId: row.id }) };
+    return {
+      __typename: 'CreateCustomCurrencyResult' as const,
+      customCurrency: currencyKey({ code: 'CUSTOM', customCurrencyId: row.id }),
+    };
   });
-

@@ -17,7 +17,8 @@ export const createCustomLink: NonNullable<MutationResolvers['createCustomLink']
       find: () => findLink(ctx.sql, workspaceId, { ik: args.ik }),
       same: sameFingerprint(requestHash),
       create: async (taken) =>
-        await insertLink(ctx.sql, { workspaceId, id: newId('link'), ik: args.ik, name: args.name, requestHash }) ?? taken(),
+        (await insertLink(ctx.sql, { workspaceId, id: newId('link'), ik: args.ik, name: args.name, requestHash })) ??
+        taken(),
       lookFirst: false,
     });
     return { __typename: 'CreateCustomLinkResult' as const, link: result.row, isIkReplay: result.replayed };

@@ -4,7 +4,13 @@ import { MAX_ACCOUNTS_PER_CALL } from '../../../core/ledgerAccounts.js';
 import type { LedgerAccountRow } from '../../../db/ledgerAccounts.js';
 import type { LedgerRow } from '../../../db/ledgers.js';
 import type { Db } from '../../../db/sql.js';
-import { accountRequest, createAccount, ledgerForAccounts, parentAccount, type CreatedAccount } from '../../accounts/createAccount.js';
+import {
+  accountRequest,
+  createAccount,
+  ledgerForAccounts,
+  parentAccount,
+  type CreatedAccount,
+} from '../../accounts/createAccount.js';
 import { asMutationResult } from '../../mutationResult.js';
 
 /** Creates a tree of accounts, all or none; every account reports its own ik replay. */
@@ -27,7 +33,13 @@ export const createLedgerAccounts: NonNullable<MutationResolvers['createLedgerAc
   });
 
 /** Depth-first, parents before children: the order of the answer. */
-async function createSubtree(trx: Db, ledger: LedgerRow, item: CreateLedgerAccountsInput, parent: LedgerAccountRow | undefined, out: CreatedAccount[]) {
+async function createSubtree(
+  trx: Db,
+  ledger: LedgerRow,
+  item: CreateLedgerAccountsInput,
+  parent: LedgerAccountRow | undefined,
+  out: CreatedAccount[],
+) {
   const created = await createAccount(trx, ledger, accountRequest(item), parent, true);
   out.push(created);
   for (const child of item.childLedgerAccounts ?? []) await createSubtree(trx, ledger, child, created.account, out);
@@ -37,14 +49,24 @@ async function createSubtree(trx: Db, ledger: LedgerRow, item: CreateLedgerAccou
 function checkTree(roots: readonly CreateLedgerAccountsInput[]) {
   const iks = new Set<string>();
   const visit = (item: CreateLedgerAccountsInput, topLevel: boolean) => {
-    if (!topLevel && item.parent) throw new DomainError('invalid_input_provided', `Account ${item.ik}: only top-level accounts of the call may name a parent.`);
+    if (!topLevel && item.parent)
+      throw new DomainError(
+        'invalid_input_provided',
+        `Account ${item.ik}: only top-level accounts of the call may name a parent.`,
+      );
     if (item.linkedAccount && item.childLedgerAccounts?.length) {
-      throw new DomainError('invalid_input_provided', `Account ${item.ik}: only accounts without children may be linked.`);
+      throw new DomainError(
+        'invalid_input_provided',
+        `Account ${item.ik}: only accounts without children may be linked.`,
+      );
     }
     if (iks.has(item.ik)) throw new DomainError('invalid_input_provided', `ik ${item.ik} appears twice in the call.`);
     iks.add(item.ik);
     if (iks.size > MAX_ACCOUNTS_PER_CALL) {
-      throw new DomainError('invalid_input_provided', `At most ${MAX_ACCOUNTS_PER_CALL} accounts may be created in one call.`);
+      throw new DomainError(
+        'invalid_input_provided',
+        `At most ${MAX_ACCOUNTS_PER_CALL} accounts may be created in one call.`,
+      );
     }
     for (const child of item.childLedgerAccounts ?? []) visit(child, false);
   };

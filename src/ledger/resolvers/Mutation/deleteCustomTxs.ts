@@ -19,14 +19,21 @@ export const deleteCustomTxs: NonNullable<MutationResolvers['deleteCustomTxs']> 
     const deleted = await ctx.sql.begin(async (trx) => {
       const found = new Map((await lockTxs(trx, workspaceId, ids)).map((row) => [row.id, row]));
       const missing = ids.find((id) => !found.has(id));
-      if (missing !== undefined) throw new DomainError('tx_not_found', `No transaction ${missing} exists in this workspace.`);
+      if (missing !== undefined)
+        throw new DomainError('tx_not_found', `No transaction ${missing} exists in this workspace.`);
       const links = await findLinksById(trx, workspaceId, [...new Set([...found.values()].map((row) => row.linkId))]);
       const provider = links.find((link) => link.kind !== 'custom');
-      if (provider) throw new DomainError('invalid_input_provided', `Transactions of provider link ${provider.id} are synced by the provider and cannot be deleted.`);
+      if (provider)
+        throw new DomainError(
+          'invalid_input_provided',
+          `Transactions of provider link ${provider.id} are synced by the provider and cannot be deleted.`,
+        );
       const [reconciled] = await standingReconciliations(trx, workspaceId, ids);
       if (reconciled) {
-        throw new DomainError('tx_already_reconciled',
-          `Transaction ${reconciled.txId} is reconciled by entry ${reconciled.entryId}; reverse that entry before deleting the transaction.`);
+        throw new DomainError(
+          'tx_already_reconciled',
+          `Transaction ${reconciled.txId} is reconciled by entry ${reconciled.entryId}; reverse that entry before deleting the transaction.`,
+        );
       }
       const rows = new Map((await markTxsDeleted(trx, workspaceId, ids)).map((row) => [row.id, row]));
       return ids.map((id) => rows.get(id)!);

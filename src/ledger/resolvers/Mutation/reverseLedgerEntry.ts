@@ -18,8 +18,12 @@ export const reverseLedgerEntry: NonNullable<MutationResolvers['reverseLedgerEnt
     const outcome = await timedPosting(() => reverseInDatabase(ctx.sql, workspaceId, args.id, newId('ent'), lineIds));
     if (!outcome) throw new DomainError('ledger_entry_not_found', `No ledger entry ${args.id}.`);
     countEntriesWritten(outcome.replayed ? 0 : 1);
-    const entries = new Map((await findLedgerEntriesById(ctx.sql, workspaceId, [outcome.reversedId, outcome.reversingId]))
-      .map((entry) => [entry.id, entry]));
+    const entries = new Map(
+      (await findLedgerEntriesById(ctx.sql, workspaceId, [outcome.reversedId, outcome.reversingId])).map((entry) => [
+        entry.id,
+        entry,
+      ]),
+    );
     return {
       __typename: 'ReverseLedgerEntryResult' as const,
       reversedLedgerEntry: entries.get(outcome.reversedId)!,

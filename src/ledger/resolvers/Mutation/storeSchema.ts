@@ -18,27 +18,39 @@ import { parsedSchema } from '../../schemas/schemaVersions.js';
  * and consistency follow the chart), so a refused version changes nothing anywhere.
  */
 export const storeSchema: NonNullable<MutationResolvers['storeSchema']> = (_parent, args, ctx) =>
-  asMutationResult(ctx, 'storeSchema', () => ctx.sql.begin(async (trx) => {
-    const workspaceId = ctx.caller.workspaceId;
-    const content = args.schema as SchemaContent;
-    const chart = checkSchema(content);
-    const contentHash = fingerprint(content);
-    // The upsert locks the schema row, so concurrent stores of one key take versions in turn.
-    await requireCurrencies(trx, workspaceId, [...chart.accounts.values()].map((account) => account.currencyCode));
-    const schema = await upsertSchema(trx, workspaceId, content.key, content.name ?? content.key);
-    const latest = await findSchemaVersion(trx, workspaceId, content.key);
-    if (latest?.contentHash !== contentHash) {
-      if (latest) checkChartCompatible(checkSchema(latest.content as SchemaContent), chart);
-      const version = (latest?.version ?? 0) + 1;
-      await insertSchemaVersion(trx, { workspaceId, schemaKey: content.key, version, content: parsedJson(args.schema), contentHash });
-      const ledgers = await lockLedgersOnSchema(trx, workspaceId, content.key);
-      const { chart: cachedChart } = parsedSchema(content.key, version, content, contentHash);
-      for (const ledger of ledgers) await applyChart(trx, ledger, cachedChart);
-      const ledgerIds = ledgers.map((ledger) => ledger.id);
-      await setLedgerSchemaVersion(trx, workspaceId, ledgerIds, version);
-      // Versions apply in this transaction, so each ledger's migration is complete when recorded.
-      await recordLedgerMigrations(trx, workspaceId, content.key, version, ledgerIds);
-      await recordDataMigrations(trx, workspaceId, ledgerIds, dataMigrationsOf(content, cachedChart, version));
-    }
-    return { __typename: 'StoreSchemaResult' as const, schema };
-  }));
+  asMutationResult(ctx, 'storeSchema', () =>
+    ctx.sql.begin(async (trx) => {
+      const workspaceId = ctx.caller.workspaceId;
+      const content = args.schema as SchemaContent;
+      const chart = checkSchema(content);
+      const contentHash = fingerprint(content);
+      // The upsert locks the schema row, so concurrent stores of one key take versions in turn.
+      await requireCurrencies(
+        trx,
+        workspaceId,
+        [...chart.accounts.values()].map((account) => account.currencyCode),
+      );
+      const schema = await upsertSchema(trx, workspaceId, content.key, content.name ?? content.key);
+      const latest = await findSchemaVersion(trx, workspaceId, content.key);
+      if (latest?.contentHash !== contentHash) {
+        if (latest) checkChartCompatible(checkSchema(latest.content as SchemaContent), chart);
+        const version = (latest?.version ?? 0) + 1;
+        await insertSchemaVersion(trx, {
+          workspaceId,
+          schemaKey: content.key,
+          version,
+          content: parsedJson(args.schema),
+          contentHash,
+        });
+        const ledgers = await lockLedgersOnSchema(trx, workspaceId, content.key);
+        const { chart: cachedChart } = parsedSchema(content.key, version, content, contentHash);
+        for (const ledger of ledgers) await applyChart(trx, ledger, cachedChart);
+        const ledgerIds = ledgers.map((ledger) => ledger.id);
+        await setLedgerSchemaVersion(trx, workspaceId, ledgerIds, version);
+        // Versions apply in this transaction, so each ledger's migration is complete when recorded.
+        await recordLedgerMigrations(trx, workspaceId, content.key, version, ledgerIds);
+        await recordDataMigrations(trx, workspaceId, ledgerIds, dataMigrationsOf(content, cachedChart, version));
+      }
+      return { __typename: 'StoreSchemaResult' as const, schema };
+    }),
+  );

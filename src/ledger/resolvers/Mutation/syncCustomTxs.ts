@@ -12,7 +12,14 @@ import { externalAccountMatch } from '../../links/externalAccountMatch.js';
 import { requireCustomLink } from '../../links/links.js';
 import { asMutationResult } from '../../mutationResult.js';
 
-type Wanted = { account: ExternalAccountRow; externalId: string; amount: string; currency: string; description: string; posted: Date };
+type Wanted = {
+  account: ExternalAccountRow;
+  externalId: string;
+  amount: string;
+  currency: string;
+  description: string;
+  posted: Date;
+};
 
 const pairKey = (accountId: string, externalId: string) => `${accountId}\u0000${externalId}`;
 
@@ -28,28 +35,50 @@ export const syncCustomTxs: NonNullable<MutationResolvers['syncCustomTxs']> = (_
     args.txs.forEach((input, index) => {
       externalAccountMatch(input.account, `txs[${index}].account`);
       if (input.description.length > MAX_TX_DESCRIPTION_LENGTH) {
-        throw new DomainError('invalid_input_provided', `txs[${index}]: the description has more than ${MAX_TX_DESCRIPTION_LENGTH} characters.`);
+        throw new DomainError(
+          'invalid_input_provided',
+          `txs[${index}]: the description has more than ${MAX_TX_DESCRIPTION_LENGTH} characters.`,
+        );
       }
     });
     const workspaceId = ctx.caller.workspaceId;
     const txs = await ctx.sql.begin(async (trx) => {
       const link = await requireCustomLink(trx, workspaceId, args.link);
       const wanted = await resolveTxs(trx, link, args.txs);
-      await requireCurrencies(trx, workspaceId, wanted.map((item) => item.currency));
-      const { live, lastSequence } = await txsForSync(trx, workspaceId, wanted.map((item) => ({ accountId: item.account.id, externalId: item.externalId })));
+      await requireCurrencies(
+        trx,
+        workspaceId,
+        wanted.map((item) => item.currency),
+      );
+      const { live, lastSequence } = await txsForSync(
+        trx,
+        workspaceId,
+        wanted.map((item) => ({ accountId: item.account.id, externalId: item.externalId })),
+      );
       const liveByKey = new Map(live.map((row) => [pairKey(row.accountId, row.externalId), row]));
-      const fresh = wanted.filter((item) => !liveByKey.has(pairKey(item.account.id, item.externalId))).map((item) => ({
-        workspaceId, id: newId('tx'), linkId: link.id, accountId: item.account.id, externalId: item.externalId,
-        sequence: (lastSequence.get(pairKey(item.account.id, item.externalId)) ?? 0) + 1,
-        amount: item.amount, currency: item.currency, description: item.description, posted: item.posted,
-      }));
+      const fresh = wanted
+        .filter((item) => !liveByKey.has(pairKey(item.account.id, item.externalId)))
+        .map((item) => ({
+          workspaceId,
+          id: newId('tx'),
+          linkId: link.id,
+          accountId: item.account.id,
+          externalId: item.externalId,
+          sequence: (lastSequence.get(pairKey(item.account.id, item.externalId)) ?? 0) + 1,
+          amount: item.amount,
+          currency: item.currency,
+          description: item.description,
+          posted: item.posted,
+        }));
       for (const row of await insertTxs(trx, fresh)) liveByKey.set(pairKey(row.accountId, row.externalId), row);
       const answered: TxRow[] = [];
       const renamed: { id: string; description: string }[] = [];
       for (const item of wanted) {
         const key = pairKey(item.account.id, item.externalId);
         // Absent only when a concurrent sync recorded it first; compare with that one.
-        const row = liveByKey.get(key) ?? (await findTx(trx, workspaceId, { accountId: item.account.id, externalId: item.externalId }))!;
+        const row =
+          liveByKey.get(key) ??
+          (await findTx(trx, workspaceId, { accountId: item.account.id, externalId: item.externalId }))!;
         checkSameTx(row, item);
         if (row.description !== item.description) renamed.push({ id: row.id, description: item.description });
         answered.push({ ...row, description: item.description });
@@ -74,23 +103,40 @@ async function resolveTxs(db: Db, link: LinkRow, inputs: readonly CustomTxInput[
     if (!account) {
       account = await findExternalAccount(db, link.workspaceId, match);
       if (!account || account.linkId !== link.id) {
-        throw new DomainError('external_account_not_found', `${where}: no external account of link ${link.id} matches ${describeMatch(match)}.`);
+        throw new DomainError(
+          'external_account_not_found',
+          `${where}: no external account of link ${link.id} matches ${describeMatch(match)}.`,
+        );
       }
       accounts.set(cacheKey, account);
     }
     const given = input.currency ? currencyKey(input.currency, where) : null;
     if (account.currencyMode === 'multi' && !given) {
-      throw new DomainError('invalid_input_provided', `${where}: external account ${account.externalId} holds several currencies; name the currency.`);
+      throw new DomainError(
+        'invalid_input_provided',
+        `${where}: external account ${account.externalId} holds several currencies; name the currency.`,
+      );
     }
     if (account.currencyMode === 'single' && given && given !== account.currency) {
-      throw new DomainError('invalid_input_provided', `${where}: external account ${account.externalId} holds ${currencyLabel(account.currency!)}, not ${currencyLabel(given)}.`);
+      throw new DomainError(
+        'invalid_input_provided',
+        `${where}: external account ${account.externalId} holds ${currencyLabel(account.currency!)}, not ${currencyLabel(given)}.`,
+      );
     }
     const key = pairKey(account.id, input.externalId);
-    if (seen.has(key)) throw new DomainError('invalid_input_provided', `${where}: externalId ${input.externalId} appears twice for one account in the call.`);
+    if (seen.has(key))
+      throw new DomainError(
+        'invalid_input_provided',
+        `${where}: externalId ${input.externalId} appears twice for one account in the call.`,
+      );
     seen.add(key);
     wanted.push({
-      account, externalId: input.externalId, amount: input.amount, currency: given ?? account.currency!,
-      description: input.description, posted: new Date(input.posted),
+      account,
+      externalId: input.externalId,
+      amount: input.amount,
+      currency: given ?? account.currency!,
+      description: input.description,
+      posted: new Date(input.posted),
     });
   }
   return wanted;
@@ -107,7 +153,15 @@ function checkSameTx(row: TxRow, wanted: Wanted): void {
     row.currency !== wanted.currency && 'currency',
     row.posted.getTime() !== wanted.posted.getTime() && 'posted',
   ].filter(Boolean);
-  const key = { field: 'externalId', value: wanted.externalId, scope: `in external account ${wanted.account.externalId}` };
-  sameRequest(key, row, changed.length === 0,
-    `another ${changed.join(', ')}; delete it with deleteCustomTxs and sync it again to change it`);
+  const key = {
+    field: 'externalId',
+    value: wanted.externalId,
+    scope: `in external account ${wanted.account.externalId}`,
+  };
+  sameRequest(
+    key,
+    row,
+    changed.length === 0,
+    `another ${changed.join(', ')}; delete it with deleteCustomTxs and sync it again to change it`,
+  );
 }

@@ -2,7 +2,11 @@ import type { QueryResolvers } from '../../../../generated/ledger.js';
 import { currencyKey } from '../../../core/currencyKeys.js';
 import { pageCustomCurrencies } from '../../../db/customCurrencies.js';
 
-export const customCurrencies: NonNullable<QueryResolvers['customCurrencies']> = async (_parent, args, { sql, caller, pages, load }) => {
+export const customCurrencies: NonNullable<QueryResolvers['customCurrencies']> = async (
+  _parent,
+  args,
+  { sql, caller, pages, load },
+) => {
   const currencyPages = pages('custom-currencies');
   const request = currencyPages.request(args);
   const rows = await pageCustomCurrencies(sql, caller.workspaceId, request);

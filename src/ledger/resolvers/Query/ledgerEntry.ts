@@ -6,9 +6,14 @@ import type { Db } from '../../../db/sql.js';
 import { requireLedgerMatch } from '../../ledgerMatch.js';
 
 /** The entry a match names: by id, or by ik within a ledger (the newest of its chain). */
-export async function findEntryByMatch(db: Db, workspaceId: string, match: LedgerEntryMatchInput): Promise<LedgerEntryRow | undefined> {
+export async function findEntryByMatch(
+  db: Db,
+  workspaceId: string,
+  match: LedgerEntryMatchInput,
+): Promise<LedgerEntryRow | undefined> {
   const { id, ik, ledger: ledgerMatch } = match;
-  if (id == null && (ik == null || ledgerMatch == null)) throw new DomainError('invalid_input_provided', 'Identify the entry by id, or by ik with its ledger.');
+  if (id == null && (ik == null || ledgerMatch == null))
+    throw new DomainError('invalid_input_provided', 'Identify the entry by id, or by ik with its ledger.');
   let ledgerId: string | undefined;
   if (ledgerMatch) {
     const ledger = await findLedger(db, workspaceId, requireLedgerMatch(ledgerMatch));

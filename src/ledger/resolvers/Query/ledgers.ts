@@ -7,8 +7,9 @@ export const ledgers: NonNullable<QueryResolvers['ledgers']> = async (_parent, a
   const filter = args.filter ?? {};
   // Every ledger is of type double, so a type filter either keeps all or none.
   const types = filter.type?.in ?? (filter.type?.equalTo ? [filter.type.equalTo] : undefined);
-  const rows = types && !types.includes('double')
-    ? []
-    : await pageLedgers(sql, caller.workspaceId, request, { hasSchema: filter.hasSchema ?? undefined });
+  const rows =
+    types && !types.includes('double')
+      ? []
+      : await pageLedgers(sql, caller.workspaceId, request, { hasSchema: filter.hasSchema ?? undefined });
   return ledgerPages.page(request, rows, (row) => [row.created.toISOString(), row.id]);
 };
