@@ -25,8 +25,14 @@ generate: install ## Regenerate generated/ from spec/ (commit the result)
 check-generated: install ## Fail when generated/ is stale against spec/
 	$(BIN)/vitest run --config test/vitest.config.ts test/spec/generated.test.ts
 
-lint: install ## Lint src, test and bench (typescript-eslint, type-checked rules)
+PRETTIER_FILES := "src/**/*.ts" "test/**/*.ts" "bench/**/*.ts" "*.js"
+
+lint: install ## Lint src, test and bench (typescript-eslint, type-checked rules) and check their format (Prettier)
 	$(BIN)/eslint --max-warnings=0 .
+	$(BIN)/prettier --check --log-level=warn $(PRETTIER_FILES)
+
+format: install ## Format src, test and bench with Prettier
+	$(BIN)/prettier --write --log-level=warn $(PRETTIER_FILES)
 
 lint-spec: install ## Lint the OpenAPI contract with Spectral and Redocly CLI (no errors, no warnings)
 	$(BIN)/spectral lint --fail-severity=warn --ruleset spec/.spectral.yaml spec/billing.openapi.yaml
@@ -44,6 +50,7 @@ typecheck: install ## Type-check src, test and bench
 test: install ## Type-check and lint, then run every test (spec lint, drift check, unit, integration, contract, SDK)
 	$(BIN)/tsc --noEmit -p tsconfig.json
 	$(BIN)/eslint --max-warnings=0 .
+	$(BIN)/prettier --check --log-level=warn $(PRETTIER_FILES)
 	@rm -f .vitest.json
 	@status=0; $(BIN)/vitest run --config test/vitest.config.ts --reporter=default --reporter=json \
 	  --outputFile.json=.vitest.json || status=$$?; \

@@ -126,6 +126,7 @@ describe('createLedgerAccount', () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, () => createOne('race', { name: 'Race', type: 'liability' })),
     );
+    expect(results.filter((r) => !r.ledgerAccount)).toEqual([]);
     expect(new Set(results.map((r) => r.ledgerAccount.id)).size).toBe(1);
     expect(results.filter((r) => !r.isIkReplay)).toHaveLength(1);
   });
