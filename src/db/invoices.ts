@@ -213,13 +213,13 @@ export async function invoicePayments(db: Db, workspaceId: string, invoiceId: st
 export type InvoiceItemInput = {
   id: string;
   position: number;
-  type: string;
+  type: LineItemRow['type'];
   product_ref: string;
   user_id: string | null;
   user_external_id: string | null;
   new_user_id: string;
   description: string;
-  currency: string;
+  currency: CurrencyCode;
   unit_price: string;
   quantity: number;
   amount: string;

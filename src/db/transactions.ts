@@ -100,7 +100,7 @@ export type NewTransaction = {
   tags: Tag[];
   allocated: string;
   requestHash: string;
-  allocations: { id: string; invoiceId: string; userId: string; type: string; amount: string }[];
+  allocations: { id: string; invoiceId: string; userId: string; type: AllocationRow['type']; amount: string }[];
 };
 
 /** Writes the transaction and its allocations; undefined when the external id was taken meanwhile. */
