@@ -18,6 +18,7 @@ import { watchPool } from './observability/metrics.js';
 import { requestLog } from './http/requestLog.js';
 import { graphqlAuth } from './ledger/graphql/auth.js';
 import { graphqlErrors } from './ledger/graphql/errors.js';
+import { postingGroups, type PostingGroupOptions } from './ledger/entries/postingGroups.js';
 import { graphqlEndpoint } from './ledger/graphql/endpoint.js';
 import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './ledger/graphql/documentLimits.js';
 import { buildLedgerSchema } from './ledger/graphql/executableSchema.js';
@@ -39,6 +40,8 @@ export type AppOptions = {
   publicUrl?: string;
   /** The pool's size, reported by /metrics. */
   databasePoolMax?: number;
+  /** Group commit of ledger entries; default: DEFAULT_POSTING_GROUPS. */
+  postingGroups?: PostingGroupOptions;
   /** What one GraphQL request may ask for; default: DEFAULT_DOCUMENT_LIMITS. */
   graphqlLimits?: DocumentLimits;
 };
@@ -72,6 +75,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
     sql,
     log,
     cursors: cursorSigner(signingKey),
+    postings: postingGroups(sql, options.postingGroups),
     documentCacheSize: options.documentCacheSize,
     limits: options.graphqlLimits ?? DEFAULT_DOCUMENT_LIMITS,
   });

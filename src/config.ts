@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE } from './http/inFlight.js';
+import { DEFAULT_POSTING_GROUPS, type PostingGroupOptions } from './ledger/entries/postingGroups.js';
 import {
   DEFAULT_DOCUMENT_LIMITS,
   DOCUMENT_LIMIT_VARIABLES,
@@ -35,6 +36,8 @@ export type Config = {
   balanceFoldBatchSize: number;
   /** What one GraphQL request may ask for (GRAPHQL_MAX_*). */
   graphqlLimits: DocumentLimits;
+  /** Group commit of ledger entries (POSTING_GROUP_MAX_ENTRIES, POSTING_GROUPS_IN_FLIGHT). */
+  postingGroups: PostingGroupOptions;
   /** Idle keep-alive connections close after this; above the idle time of common client pools. */
   keepAliveTimeoutMs: number;
   /** A request's headers must arrive within this once it has started (slowloris guard). */
@@ -122,6 +125,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     balanceFoldIntervalMs: integer('BALANCE_FOLD_INTERVAL_MS', 200, 10, 60_000),
     balanceFoldBatchSize: integer('BALANCE_FOLD_BATCH_SIZE', 5000, 1, 100_000),
+    postingGroups: {
+      maxEntries: integer('POSTING_GROUP_MAX_ENTRIES', DEFAULT_POSTING_GROUPS.maxEntries, 1, 64),
+      maxInFlight: integer('POSTING_GROUPS_IN_FLIGHT', DEFAULT_POSTING_GROUPS.maxInFlight, 1, 64),
+    },
     graphqlLimits: Object.fromEntries(
       (Object.keys(DEFAULT_DOCUMENT_LIMITS) as DocumentLimit[]).map((limit) => [
         limit,

@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     publicUrl: config.publicUrl,
     databasePoolMax: config.databasePoolMax,
     graphqlLimits: config.graphqlLimits,
+    postingGroups: config.postingGroups,
   });
   open.fold = startBalanceFold(sql, log, {
     intervalMs: config.balanceFoldIntervalMs,

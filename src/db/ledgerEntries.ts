@@ -174,6 +174,65 @@ export async function postLedgerEntry(db: Db, posting: EntryPosting): Promise<Po
   return posted;
 }
 
+/** A balance row a posting updates under its lock (a strong or bounded account), locked before a group posts. */
+export type BalanceRowKey = { workspaceId: string; accountId: string; currency: string };
+
+/**
+ * Posts the entries in one statement and one commit (post_ledger_entries), each in order as if
+ * alone: a replayed ik names the entry holding it, a failed condition refuses only its entry.
+ */
+export async function postLedgerEntries(
+  db: Db,
+  postings: readonly EntryPosting[],
+  locks: readonly BalanceRowKey[],
+): Promise<PostingOutcome[]> {
+  const entries = postings.map((posting) => ({
+    workspaceId: posting.workspaceId,
+    ledgerId: posting.ledgerId,
+    entryId: posting.entryId,
+    ik: posting.ik,
+    requestHash: posting.requestHash,
+    type: posting.type,
+    typeVersion: posting.typeVersion,
+    parameters: posting.parameters,
+    posted: posting.posted,
+    description: posting.description,
+    tags: posting.tags,
+    groups: posting.groups,
+    conditions: posting.conditions,
+    lineIds: posting.lines.map((line) => line.id),
+    accountIds: posting.lines.map((line) => line.accountId),
+    currencies: posting.lines.map((line) => line.currency),
+    amounts: posting.lines.map((line) => line.amount),
+    keys: posting.lines.map((line) => line.key),
+    descriptions: posting.lines.map((line) => line.description),
+    lineTags: posting.lines.map((line) => line.tags),
+  }));
+  const rows = await db<
+    {
+      ordinal: number;
+      entryId: string;
+      requestHash: string;
+      replayed: boolean;
+      created: Date;
+      position: number;
+      failedCondition: number | null;
+    }[]
+  >`
+    /* postLedgerEntries */
+    select ordinal, posted_entry_id as "entryId", posted_request_hash as "requestHash", replayed, posted_created as created,
+           posted_position as position, failed_condition as "failedCondition"
+    from post_ledger_entries(
+      ${jsonb(db, entries)},
+      ${locks.map((key) => key.workspaceId)}::text[], ${locks.map((key) => key.accountId)}::text[],
+      ${locks.map((key) => key.currency)}::text[])`;
+  const outcomes: PostingOutcome[] = [];
+  for (const { ordinal, failedCondition, ...posted } of rows) {
+    outcomes[ordinal - 1] = failedCondition !== null ? { failedCondition } : posted;
+  }
+  return outcomes;
+}
+
 export type EntryMatch = { id?: string; ledgerId?: string; ik?: string };
 
 /** The entry matching every given key; for an ik shared after reversals, the newest one. */

@@ -4,6 +4,7 @@ import type { Sql } from '../db/sql.js';
 import type { Caller } from '../http/context.js';
 import type { Logger } from '../observability/log.js';
 import { listItemBudget } from './graphql/documentLimits.js';
+import type { PostingGroups } from './entries/postingGroups.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
 /** What every resolver receives. A type alias, not an interface: graphql-http requires an index signature. */
@@ -16,12 +17,15 @@ export type GqlContext = {
   pages: (list: string) => Pager;
   /** Batched lookups by id, scoped to the caller's workspace and this request. */
   load: Loaders;
+  /** The process's group commit of entries (entries/postingGroups.ts). */
+  postings: PostingGroups;
 };
 
 export type GqlServices = {
   sql: Sql;
   log: Logger;
   cursors: CursorSigner;
+  postings: PostingGroups;
   /** Page sizes one request may ask for in all (the `listItems` limit). */
   maxListItems: number;
 };
@@ -35,5 +39,6 @@ export function createGqlContext(services: GqlServices, caller: Caller, requestI
     log: services.log,
     pages: (list) => pager(services.cursors.forList(list, caller.workspaceId), charge),
     load: createLoaders(services.sql, caller.workspaceId),
+    postings: services.postings,
   };
 }

@@ -42,6 +42,17 @@ export const postingDuration = new Histogram({
   registers: [registry],
 });
 
+export const postingGroupsWritten = new Counter({
+  name: 'tally_ledger_posting_groups_total',
+  help: 'Groups of entries posted together by one statement and one commit (group commit), groups of one included.',
+  registers: [registry],
+});
+export const groupedEntries = new Counter({
+  name: 'tally_ledger_grouped_entries_total',
+  help: 'Entries posted through group commit; divided by tally_ledger_posting_groups_total, the mean group size.',
+  registers: [registry],
+});
+
 export const balanceFoldRows = new Counter({
   name: 'tally_balance_fold_rows_total',
   help: 'Queued balance deltas (eventual updates) folded into balances and history by this process.',

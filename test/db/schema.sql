@@ -719,6 +719,14 @@ CREATE OR REPLACE FUNCTION public.int96_max()
  IMMUTABLE
 AS $function$ select 1329227995784915872903807060280344575::numeric $function$;
 
+CREATE OR REPLACE FUNCTION public.jsonb_text_array(p_array jsonb)
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select coalesce(array_agg(t.value order by t.ordinality), '{}') from jsonb_array_elements_text(p_array) with ordinality as t
+$function$;
+
 CREATE OR REPLACE FUNCTION public.ledger_local_hour(p_posted timestamp with time zone, p_offset text)
  RETURNS timestamp without time zone
  LANGUAGE sql
@@ -769,6 +777,45 @@ begin
       where c.value ? 'totalPrecondition' or c.value ? 'totalPostcondition'))
   order by b.account_id, b.currency
   for update;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.post_ledger_entries(p_entries jsonb, p_lock_workspace_ids text[], p_lock_account_ids text[], p_lock_currencies text[])
+ RETURNS TABLE(ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer)
+ LANGUAGE plpgsql
+AS $function$
+#variable_conflict use_column
+declare
+  v_entry jsonb;
+  v_ordinal bigint;
+begin
+  insert into ledger_account_balances (workspace_id, account_id, currency)
+  select t.workspace_id, t.account_id, t.currency
+  from unnest(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies) as t(workspace_id, account_id, currency)
+  order by t.account_id, t.currency
+  on conflict do nothing;
+  perform 1 from ledger_account_balances b
+  join unnest(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies) as t(workspace_id, account_id, currency)
+    on b.workspace_id = t.workspace_id and b.account_id = t.account_id and b.currency = t.currency
+  order by b.account_id, b.currency
+  for update of b;
+
+  for v_entry, v_ordinal in select e.value, e.ordinality from jsonb_array_elements(p_entries) with ordinality as e loop
+    return query
+      select v_ordinal::integer, p.posted_entry_id, p.posted_request_hash, p.replayed, p.posted_created, p.posted_position,
+             p.failed_condition
+      from post_ledger_entry_or_refuse(
+        v_entry->>'workspaceId', v_entry->>'ledgerId', v_entry->>'entryId', v_entry->>'ik', v_entry->>'requestHash',
+        v_entry->>'type', (v_entry->>'typeVersion')::integer, nullif(v_entry->'parameters', 'null'::jsonb),
+        (v_entry->>'posted')::timestamptz, v_entry->>'description', v_entry->'tags', v_entry->'groups', v_entry->'conditions',
+        jsonb_text_array(v_entry->'lineIds'),
+        jsonb_text_array(v_entry->'accountIds'),
+        jsonb_text_array(v_entry->'currencies'),
+        jsonb_text_array(v_entry->'amounts')::numeric[],
+        jsonb_text_array(v_entry->'keys'),
+        jsonb_text_array(v_entry->'descriptions'),
+        v_entry->'lineTags') p;
+  end loop;
 end
 $function$;
 

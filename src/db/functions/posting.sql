@@ -1,6 +1,6 @@
--- Posting: one entry in one statement (post_ledger_entry), and the wrapper the server calls,
--- which answers a failed condition as a row (post_ledger_entry_or_refuse). Balances are
--- applied by apply_balance_deltas (balances.sql).
+-- Posting: one entry in one statement (post_ledger_entry), the wrapper that answers a failed
+-- condition as a row (post_ledger_entry_or_refuse), and the group commit of entries that arrived
+-- together (post_ledger_entries). Balances are applied by apply_balance_deltas (balances.sql).
 
 -- True when the balance meets {eq, gte, lte} (absent bounds hold).
 create or replace function condition_holds(p_balance numeric, p_condition jsonb) returns boolean
@@ -165,5 +165,56 @@ begin
 exception when sqlstate 'TL001' then
   get stacked diagnostics v_detail = pg_exception_detail;
   return query select null::text, null::text, false, null::timestamptz, null::integer, v_detail::integer;
+end
+$$;
+
+-- A JSON array of strings (or nulls) as text[], in order.
+create or replace function jsonb_text_array(p_array jsonb) returns text[]
+language sql immutable as $$
+  select coalesce(array_agg(t.value order by t.ordinality), '{}') from jsonb_array_elements_text(p_array) with ordinality as t
+$$;
+
+-- Group commit: the entries that arrived together, posted by one statement (one round trip, one
+-- commit). The balance rows any of them updates under a lock (p_lock_*: strong or bounded
+-- accounts) are created and locked first, in one global order, so groups of different processes
+-- never deadlock; then each entry is posted in order as if alone, a failed condition refusing
+-- only its own entry. Answers one row per entry, by its 1-based ordinal in p_entries.
+create or replace function post_ledger_entries(p_entries jsonb, p_lock_workspace_ids text[], p_lock_account_ids text[],
+                                               p_lock_currencies text[])
+returns table (ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamptz,
+               posted_position integer, failed_condition integer)
+language plpgsql as $$
+#variable_conflict use_column
+declare
+  v_entry jsonb;
+  v_ordinal bigint;
+begin
+  insert into ledger_account_balances (workspace_id, account_id, currency)
+  select t.workspace_id, t.account_id, t.currency
+  from unnest(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies) as t(workspace_id, account_id, currency)
+  order by t.account_id, t.currency
+  on conflict do nothing;
+  perform 1 from ledger_account_balances b
+  join unnest(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies) as t(workspace_id, account_id, currency)
+    on b.workspace_id = t.workspace_id and b.account_id = t.account_id and b.currency = t.currency
+  order by b.account_id, b.currency
+  for update of b;
+
+  for v_entry, v_ordinal in select e.value, e.ordinality from jsonb_array_elements(p_entries) with ordinality as e loop
+    return query
+      select v_ordinal::integer, p.posted_entry_id, p.posted_request_hash, p.replayed, p.posted_created, p.posted_position,
+             p.failed_condition
+      from post_ledger_entry_or_refuse(
+        v_entry->>'workspaceId', v_entry->>'ledgerId', v_entry->>'entryId', v_entry->>'ik', v_entry->>'requestHash',
+        v_entry->>'type', (v_entry->>'typeVersion')::integer, nullif(v_entry->'parameters', 'null'::jsonb),
+        (v_entry->>'posted')::timestamptz, v_entry->>'description', v_entry->'tags', v_entry->'groups', v_entry->'conditions',
+        jsonb_text_array(v_entry->'lineIds'),
+        jsonb_text_array(v_entry->'accountIds'),
+        jsonb_text_array(v_entry->'currencies'),
+        jsonb_text_array(v_entry->'amounts')::numeric[],
+        jsonb_text_array(v_entry->'keys'),
+        jsonb_text_array(v_entry->'descriptions'),
+        v_entry->'lineTags') p;
+  end loop;
 end
 $$;

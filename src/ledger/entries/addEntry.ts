@@ -11,6 +11,7 @@ import { requireLedgerMatch } from '../ledgerMatch.js';
 import { loadSchemaVersion, type LoadedSchema } from '../schemas/schemaVersions.js';
 import { countEntriesWritten, timedPosting } from './postingMetrics.js';
 import { postPrepared } from './postEntry.js';
+import { groupable } from './postingGroups.js';
 import { prepareEntry, type PreparedEntry } from './prepareEntry.js';
 
 // The steps of adding one entry, shared by addLedgerEntry and addLedgerEntries. A fresh entry
@@ -77,7 +78,9 @@ export async function addEntry(ctx: GqlContext, target: EntryLedger, ik: string,
   const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, ik, input, {
     prefetched: target.accounts,
   });
-  const outcome = await timedPosting(() => postPrepared(ctx.sql, prepared));
+  const outcome = await timedPosting(() =>
+    groupable(prepared) ? ctx.postings.post(prepared) : postPrepared(ctx.sql, prepared),
+  );
   checkOutcome(prepared, outcome, ik);
   countEntriesWritten(outcome.replayed ? 0 : 1);
   // A fresh posting is answered from what was just written; a replay reads the original.

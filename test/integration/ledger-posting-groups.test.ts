@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedgerInvariants } from '../../src/db/ledgerChecks.js';
+import { gql } from '../support/graphql.js';
+import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
+
+// Group commit: concurrent addLedgerEntry calls are posted together, one statement and one commit
+// per group, yet each request must get the answer it would get alone: its own refused condition,
+// its own replay, its own reused key, its own out-of-range balance.
+
+const POST = `mutation($ik: SafeString!, $entry: LedgerEntryInput!) {
+  addLedgerEntry(ik: $ik, entry: $entry) {
+    __typename
+    ... on AddLedgerEntryResult { isIkReplay entry { id } lines { amount account { path } } }
+    ... on BadRequestError { code message }
+    ... on InternalError { code }
+  }
+}`;
+const BALANCE = `query($path: String!) { ledgerAccount(ledgerAccount: { path: $path, ledger: { ik: "grouped" } }) { ownBalance } }`;
+const INT96_MAX = ((1n << 120n) - 1n).toString();
+
+let server: TestServer;
+let alice: TestWorkspace;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  alice = await server.workspace('Groups');
+  await gql(
+    server.baseUrl,
+    alice.token,
+    'mutation { createLedger(ik: "grouped", ledger: { name: "G" }) { __typename } }',
+  );
+  const strong = '{ ownBalanceUpdates: strong }';
+  const created = await gql(
+    server.baseUrl,
+    alice.token,
+    `mutation { createLedgerAccounts(ledger: { ik: "grouped" }, ledgerAccounts: [
+      { ik: "bank", name: "Bank", type: asset },
+      { ik: "wallet", name: "Wallet", type: liability, consistencyConfig: ${strong} },
+      { ik: "shop", name: "Shop", type: liability, consistencyConfig: ${strong} },
+      { ik: "payees", name: "Payees", type: liability, childLedgerAccounts: [
+        ${Array.from({ length: 8 }, (_, i) => `{ ik: "p${i}", name: "P${i}" }`).join(', ')}
+      ] },
+      { ik: "huge", name: "Huge", type: asset, consistencyConfig: ${strong} },
+      { ik: "huge-source", name: "Huge source", type: liability }
+    ]) { __typename } }`,
+  );
+  expect(created.body.data.createLedgerAccounts.__typename).toBe('CreateLedgerAccountsResult');
+});
+afterAll(() => server?.close());
+
+const post = async (ik: string, entry: Record<string, unknown>) =>
+  (await gql(server.baseUrl, alice.token, POST, { ik, entry: { ledger: { ik: 'grouped' }, ...entry } })).body.data
+    .addLedgerEntry;
+const balance = async (path: string) =>
+  (await gql(server.baseUrl, alice.token, BALANCE, { path })).body.data.ledgerAccount.ownBalance as string;
+/** Between two accounts of one type: `from` goes down, `to` up. */
+const transfer = (from: string, to: string, amount: string) => ({
+  lines: [
+    { account: { path: from }, amount: `-${amount}` },
+    { account: { path: to }, amount },
+  ],
+});
+/** A liability funded by an asset: both go up. */
+const fund = (liability: string, asset: string, amount: string) => ({
+  lines: [
+    { account: { path: asset }, amount },
+    { account: { path: liability }, amount },
+  ],
+});
+const counter = async (name: string) => {
+  const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+  return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+};
+
+describe('group commit', () => {
+  it('posts concurrent entries in fewer commits than entries, each answered as if alone', async () => {
+    const groupsBefore = await counter('tally_ledger_posting_groups_total');
+    const entriesBefore = await counter('tally_ledger_grouped_entries_total');
+    const results = await Promise.all(
+      Array.from({ length: 64 }, (_, i) => post(`spread-${i}`, fund(`payees/p${i % 8}`, 'bank', '5'))),
+    );
+    expect(results.map((result) => [result.__typename, result.isIkReplay])).toEqual(
+      Array(64).fill(['AddLedgerEntryResult', false]),
+    );
+    expect(new Set(results.map((result) => result.entry.id)).size).toBe(64);
+    const groups = (await counter('tally_ledger_posting_groups_total')) - groupsBefore;
+    expect((await counter('tally_ledger_grouped_entries_total')) - entriesBefore).toBe(64);
+    expect(groups).toBeLessThan(64);
+    for (let i = 0; i < 8; i++) expect(await balance(`payees/p${i}`)).toBe('40');
+    expect(await balance('bank')).toBe('320');
+  });
+
+  it('evaluates a strong account’s condition entry by entry: exactly the postings that fit are written', async () => {
+    expect((await post('fill-wallet', fund('wallet', 'bank', '10'))).__typename).toBe('AddLedgerEntryResult');
+    // Ten spends of 3 from a balance of 10 that must stay at or above 0: three fit, whatever the order.
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        post(`spend-${i}`, {
+          ...transfer('wallet', 'shop', '3'),
+          conditions: [{ account: { path: 'wallet' }, postcondition: { ownBalance: { gte: '0' } } }],
+        }),
+      ),
+    );
+    const outcomes = results.map((result) => result.code ?? result.__typename);
+    expect(outcomes.filter((outcome) => outcome === 'AddLedgerEntryResult')).toHaveLength(3);
+    expect(outcomes.filter((outcome) => outcome === 'entry_condition_failed')).toHaveLength(7);
+    expect([await balance('wallet'), await balance('shop')]).toEqual(['1', '9']);
+  });
+
+  it('answers identical requests with one entry and replays, and a reused key with its refusal', async () => {
+    const same = transfer('payees/p0', 'payees/p1', '7');
+    const other = transfer('payees/p0', 'payees/p1', '8');
+    const results = await Promise.all([
+      ...Array.from({ length: 6 }, () => post('twin', same)),
+      ...Array.from({ length: 6 }, () => post('twin', other)),
+    ]);
+    const written = results.filter((result) => result.__typename === 'AddLedgerEntryResult');
+    expect(new Set(written.map((result) => result.entry.id)).size).toBe(1);
+    expect(written.filter((result) => !result.isIkReplay)).toHaveLength(1);
+    // Every request with the winning body is answered the entry; every other one, the reused key.
+    const winner = written[0].lines[1].amount as string;
+    const withWinningBody = winner === '7' ? results.slice(0, 6) : results.slice(6);
+    const withOtherBody = winner === '7' ? results.slice(6) : results.slice(0, 6);
+    expect(withWinningBody.map((result) => result.__typename)).toEqual(Array(6).fill('AddLedgerEntryResult'));
+    expect(withOtherBody.map((result) => result.code)).toEqual(Array(6).fill('idempotency_key_reused'));
+  });
+
+  it('refuses only the entry that would push a balance out of range; the others of its group are written', async () => {
+    expect((await post('huge-1', fund('huge-source', 'huge', INT96_MAX))).__typename).toBe('AddLedgerEntryResult');
+    const results = await Promise.all([
+      post('huge-2', fund('huge-source', 'huge', '1')),
+      ...Array.from({ length: 7 }, (_, i) => post(`beside-huge-${i}`, transfer('payees/p2', 'payees/p3', '1'))),
+    ]);
+    expect(results[0]).toMatchObject({ __typename: 'BadRequestError', code: 'invalid_input_provided' });
+    expect(results.slice(1).map((result) => result.__typename)).toEqual(Array(7).fill('AddLedgerEntryResult'));
+    expect(await balance('huge')).toBe(INT96_MAX);
+  });
+
+  it('leaves the ledger consistent', async () => {
+    await server.db.sql`select fold_ledger_balance_queue(100000)`;
+    expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
+  });
+});
