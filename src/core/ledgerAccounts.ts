@@ -36,16 +36,6 @@ export function mergeConsistency(base: Consistency, given: ConsistencyInput | nu
   return merged;
 }
 
-export type ParentAccount = {
-  id: string;
-  path: string;
-  depth: number;
-  type: AccountType;
-  currencyMode: 'single' | 'multi';
-  currencyCode: string | null;
-  consistency: Consistency;
-};
-
 export type AccountRequest = {
   ik: string;
   name: string;
@@ -65,6 +55,9 @@ export type NewAccountAttributes = {
   currencyCode: string | null;
   consistency: Consistency;
 };
+
+/** An existing account as a parent: what a child inherits, and its id. */
+export type ParentAccount = NewAccountAttributes & { id: string };
 
 /**
  * The attributes of a new account under `parent` (or at the top). `inherit` says whether an

@@ -274,3 +274,20 @@ export async function settlementFacts(
   ]);
   return { lineItems, allocations, invoiceModified: new Map(invoices.map((row) => [row.id, row.modified])) };
 }
+
+/** The payments of the flows and the facts their statuses derive from, read side by side. */
+export async function settlementInputs(
+  db: Db,
+  workspaceId: string,
+  flows: readonly Pick<PaymentFlowRow, 'id' | 'invoiceId'>[],
+): Promise<{ payments: PaymentRow[]; facts: SettlementFacts }> {
+  const [payments, facts] = await Promise.all([
+    paymentsOfFlows(
+      db,
+      workspaceId,
+      flows.map((flow) => flow.id),
+    ),
+    settlementFacts(db, workspaceId, [...new Set(flows.map((flow) => flow.invoiceId))]),
+  ]);
+  return { payments, facts };
+}

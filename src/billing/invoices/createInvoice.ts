@@ -9,6 +9,7 @@ import { currentInvoice } from './currentInvoice.js';
 import {
   checkReferences,
   checkSpecs,
+  lineItemSpec,
   lookUpReferences,
   unknownProducts,
   unknownUsers,
@@ -131,16 +132,6 @@ function readCreate(body: Body): {
     invoiceId: body.invoice_id,
     keyField: 'invoice_id',
     tags: body.tags ?? [],
-    specs: body.line_items.map((item, index) => ({
-      pointer: `/body/line_items/${index}`,
-      description: item.description,
-      productRef: item.product_id,
-      type: item.type,
-      user: 'id' in item.user ? { id: item.user.id } : { externalId: item.user.external_id },
-      currency: item.currency_code ?? 'USD',
-      price: item.price,
-      deprecatedAmount: item.amount,
-      tags: item.tags,
-    })),
+    specs: body.line_items.map((item, index) => lineItemSpec(item, `/body/line_items/${index}`)),
   };
 }

@@ -25,6 +25,21 @@ export type NewLineItemSpec = {
   tags?: Tag[];
 };
 
+/** A line item to create, as the current contract writes it (POST and PATCH), at its pointer. */
+export function lineItemSpec(item: components['schemas']['LineItemCreate'], pointer: string): NewLineItemSpec {
+  return {
+    pointer,
+    description: item.description,
+    productRef: item.product_id,
+    type: item.type,
+    user: 'id' in item.user ? { id: item.user.id } : { externalId: item.user.external_id },
+    currency: item.currency_code ?? 'USD',
+    price: item.price,
+    deprecatedAmount: item.amount,
+    tags: item.tags,
+  };
+}
+
 type References = { products: Map<string, ProductRef>; usersById: Map<string, BillingUser> };
 
 /** Checks every spec, then returns complete rows at the given positions (not yet written). */

@@ -1,5 +1,6 @@
 import type { Handler } from '../handlerTypes.js';
 import { changeInvoice } from './changeInvoice.js';
+import { lineItemSpec } from './newLineItems.js';
 
 /** PATCH (current form): line item create, update and delete, and tag operations. */
 export const updateInvoice: Handler<'updateInvoice'> = async ({ sql, caller, path, body }) => {
@@ -17,17 +18,7 @@ export const updateInvoice: Handler<'updateInvoice'> = async ({ sql, caller, pat
       id: removal.id,
       pointer: `/body/line_items/delete/${index}`,
     })),
-    creates: (ops.create ?? []).map((item, index) => ({
-      pointer: `/body/line_items/create/${index}`,
-      description: item.description,
-      productRef: item.product_id,
-      type: item.type,
-      user: 'id' in item.user ? { id: item.user.id } : { externalId: item.user.external_id },
-      currency: item.currency_code ?? 'USD',
-      price: item.price,
-      deprecatedAmount: item.amount,
-      tags: item.tags,
-    })),
+    creates: (ops.create ?? []).map((item, index) => lineItemSpec(item, `/body/line_items/create/${index}`)),
     tags: body.tags,
   });
   return { status: 200, body: { data: invoice } };

@@ -1,5 +1,5 @@
 import { groupBy } from '../../core/grouping.js';
-import { pagePaymentFlows, paymentsOfFlows, settlementFacts } from '../../db/paymentFlows.js';
+import { pagePaymentFlows, settlementInputs } from '../../db/paymentFlows.js';
 import type { Handler } from '../handlerTypes.js';
 import { pageOf, searchPageRequest } from '../pages.js';
 import { settle } from './settlement.js';
@@ -17,18 +17,7 @@ export const searchPaymentFlows: Handler<'searchPaymentFlows'> = async ({ sql, c
     await pagePaymentFlows(sql, workspaceId, { invoiceId: body?.invoice_id, ...request }),
     request.limit,
   );
-  const [payments, facts] = await Promise.all([
-    paymentsOfFlows(
-      sql,
-      workspaceId,
-      rows.map((row) => row.id),
-    ),
-    settlementFacts(
-      sql,
-      workspaceId,
-      rows.map((row) => row.invoiceId),
-    ),
-  ]);
+  const { payments, facts } = await settlementInputs(sql, workspaceId, rows);
   const byFlow = groupBy(payments, (payment) => payment.flowId);
   return {
     status: 200,

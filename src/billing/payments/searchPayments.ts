@@ -1,5 +1,5 @@
 import { groupBy } from '../../core/grouping.js';
-import { flowsById, pagePayments, paymentsOfFlows, settlementFacts } from '../../db/paymentFlows.js';
+import { flowsById, pagePayments, settlementInputs } from '../../db/paymentFlows.js';
 import type { Handler } from '../handlerTypes.js';
 import { pageOf, searchPageRequest } from '../pages.js';
 import { settle, type Payment } from '../paymentFlows/settlement.js';
@@ -18,18 +18,7 @@ export const searchPayments: Handler<'searchPayments'> = async ({ sql, caller, b
     request.limit,
   );
   const flows = await flowsById(sql, workspaceId, [...new Set(rows.map((row) => row.flowId))]);
-  const [siblings, facts] = await Promise.all([
-    paymentsOfFlows(
-      sql,
-      workspaceId,
-      flows.map((flow) => flow.id),
-    ),
-    settlementFacts(
-      sql,
-      workspaceId,
-      flows.map((flow) => flow.invoiceId),
-    ),
-  ]);
+  const { payments: siblings, facts } = await settlementInputs(sql, workspaceId, flows);
   const siblingsOf = groupBy(siblings, (sibling) => sibling.flowId);
   const settledById = new Map<string, Payment>();
   for (const flow of flows) {
