@@ -10,10 +10,11 @@ import { newId } from '../src/core/ids.js';
 import { fetchToken } from '../test/support/token.js';
 import { startTally, stopTally } from '../test/support/tallyProcess.js';
 
-// `make bench-ledger`: addLedgerEntry over HTTP with 2-line runtime entries against a spawned
-// server on a durable embedded PostgreSQL (fsync and synchronous_commit on), in two shapes:
-// (a) 10,000 accounts and 50 clients, (b) one hot account and 64 clients. Beside each, the same
-// posting function driven directly by postgres.js with the server's pool size: the ceiling.
+// `make bench-ledger`: addLedgerEntry over HTTP with 2-line runtime entries against spawned
+// servers on a durable embedded PostgreSQL (fsync and synchronous_commit on), in two shapes:
+// (a) 10,000 accounts and 50 clients, (b) one hot account and 64 clients. Each shape runs on a
+// server with group commit and on one without (groups of one), then the posting function driven
+// directly by postgres.js, one entry per commit, at the server's pool size.
 // Results go to bench/results/ledger-post.{md,json}.
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -31,6 +32,10 @@ type Figures = {
   requests: number;
   serverRssMiB?: number;
   serverCpuPercent?: number;
+  /** Share of the machine's CPU time that was idle during the run (both cores). */
+  machineIdlePercent?: number;
+  /** Where Tally's database backends were, sampled every 20 ms: the top states and wait events. */
+  backendWaits?: string;
 };
 type Scenario = { name: string; clients: number; ledger: string; pick: (random: () => number) => [string, string] };
 
@@ -53,6 +58,39 @@ function summarize(latencies: number[], errors: number, seconds: number): Figure
 function cpuSeconds(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Idle and total jiffies of the whole machine so far. */
+function machineTimes(): { idle: number; total: number } {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { idle: fields[3] + fields[4], total: fields.reduce((sum, value) => sum + value, 0) };
+}
+
+/** Samples what Tally's backends are doing until stopped: busy, waiting on what, or idle in a transaction. */
+function sampleBackends(sql: Sql): () => Promise<string> {
+  const counts = new Map<string, number>();
+  let samples = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const rows = await sql<{ what: string; n: number }[]>`
+        select coalesce(wait_event_type || ':' || wait_event, state) as what, count(*)::int as n from pg_stat_activity
+        where application_name = 'tally' and backend_type = 'client backend' and state <> 'idle'
+          and pid <> pg_backend_pid() group by 1`;
+      samples++;
+      for (const row of rows) counts.set(row.what, (counts.get(row.what) ?? 0) + row.n);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    return [...counts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([what, n]) => `${what} ${(n / samples).toFixed(1)}`)
+      .join(', ');
+  };
 }
 
 function rssMiB(pid: number): number {
@@ -87,7 +125,7 @@ function postJson(
 const POST = `mutation post($ik: SafeString!, $entry: LedgerEntryInput!) {
   addLedgerEntry(ik: $ik, entry: $entry) { __typename ... on AddLedgerEntryResult { entry { id } } ... on Error { code message } } }`;
 
-async function overHttp(baseUrl: string, token: string, pid: number, scenario: Scenario): Promise<Figures> {
+async function overHttp(sql: Sql, baseUrl: string, token: string, pid: number, scenario: Scenario): Promise<Figures> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: scenario.clients });
   const latencies: number[] = [];
   let errors = 0;
@@ -96,6 +134,8 @@ async function overHttp(baseUrl: string, token: string, pid: number, scenario: S
   const deadline = performance.now() + SECONDS * 1000;
   const sampler = setInterval(() => rss.push(rssMiB(pid)), 500);
   const cpuBefore = cpuSeconds(pid);
+  const machineBefore = machineTimes();
+  const stopSampling = sampleBackends(sql);
   await Promise.all(
     Array.from({ length: scenario.clients }, async (_, client) => {
       let state = client * 7919 + 1;
@@ -126,10 +166,21 @@ async function overHttp(baseUrl: string, token: string, pid: number, scenario: S
     }),
   );
   clearInterval(sampler);
+  const backendWaits = await stopSampling();
+  const machineAfter = machineTimes();
+  const machineIdlePercent = Math.round(
+    ((machineAfter.idle - machineBefore.idle) / (machineAfter.total - machineBefore.total)) * 100,
+  );
   agent.destroy();
   if (firstError) console.log(`  first error: ${firstError}`);
   const serverCpuPercent = Math.round(((cpuSeconds(pid) - cpuBefore) / SECONDS) * 100);
-  return { ...summarize(latencies, errors, SECONDS), serverRssMiB: Math.max(...rss), serverCpuPercent };
+  return {
+    ...summarize(latencies, errors, SECONDS),
+    serverRssMiB: Math.max(...rss),
+    serverCpuPercent,
+    machineIdlePercent,
+    backendWaits,
+  };
 }
 
 /** The same posting function the server calls, driven directly: what PostgreSQL allows at this pool size. */
@@ -208,13 +259,19 @@ async function main() {
   const sql = connect(url, { max: POOL });
   await migrate(sql);
   const settings = await sql`select current_setting('fsync') as fsync, current_setting('synchronous_commit') as sync`;
-  const tally = await startTally({
+  const serverEnv = {
     DATABASE_URL: url,
     DATABASE_POOL_MAX: String(POOL),
     BOOTSTRAP_CLIENT_ID: 'bench',
     BOOTSTRAP_CLIENT_SECRET: 'bench-secret',
     ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+  };
+  const tally = await startTally({
+    ...serverEnv,
+    POSTING_GROUP_MAX_ENTRIES: process.env.BENCH_GROUP_MAX_ENTRIES ?? '64',
   });
+  // The same server as configured by default (group commit off), measured in the same run for the ratio.
+  const ungrouped = await startTally(serverEnv);
   try {
     const token = await fetchToken(tally.baseUrl, 'bench', 'bench-secret');
     for (const ik of ['spread', 'hot'])
@@ -264,7 +321,7 @@ async function main() {
       },
       { name: 'hot', clients: 64, ledger: 'hot', pick: (random) => ['hot', `l${Math.floor(random() * 199)}`] },
     ];
-    const results: Record<string, { http: Figures; direct: Figures; ratio: number }> = {};
+    const results: Record<string, { http: Figures; httpUngrouped: Figures; direct: Figures; ratio: number }> = {};
     for (const scenario of scenarios) {
       const [ledger] = await sql<
         { id: string; workspaceId: string }[]
@@ -274,12 +331,21 @@ async function main() {
       >`select id, path from ledger_accounts where ledger_id = ${ledger.id}`;
       const ids = new Map(rows.map((row) => [row.path, row.id]));
       console.log(`${scenario.name}: ${scenario.clients} clients, ${SECONDS} s each`);
-      const viaHttp = await overHttp(tally.baseUrl, token, tally.child.pid!, scenario);
+      const viaHttp = await overHttp(sql, tally.baseUrl, token, tally.child.pid!, scenario);
       console.log('  http  ', viaHttp);
+      const viaHttpUngrouped = await overHttp(
+        sql,
+        ungrouped.baseUrl,
+        await fetchToken(ungrouped.baseUrl, 'bench', 'bench-secret'),
+        ungrouped.child.pid!,
+        scenario,
+      );
+      console.log('  http, ungrouped', viaHttpUngrouped);
       const viaSql = await direct(sql, ledger.workspaceId, ledger.id, ids, scenario);
       console.log('  direct', viaSql);
       results[scenario.name] = {
         http: viaHttp,
+        httpUngrouped: viaHttpUngrouped,
         direct: viaSql,
         ratio: Math.round((viaHttp.entriesPerSecond / viaSql.entriesPerSecond) * 100) / 100,
       };
@@ -298,6 +364,7 @@ async function main() {
     });
   } finally {
     await stopTally(tally);
+    await stopTally(ungrouped);
     await sql.end();
     await postgres.stop();
   }
@@ -309,7 +376,7 @@ function write(report: {
   fsync: string;
   synchronousCommit: string;
   cpus: number;
-  results: Record<string, { http: Figures; direct: Figures; ratio: number }>;
+  results: Record<string, { http: Figures; httpUngrouped: Figures; direct: Figures; ratio: number }>;
   balancesNotEqualToLines: number;
 }) {
   const dir = path.resolve(import.meta.dirname, 'results');
@@ -318,22 +385,25 @@ function write(report: {
     `${JSON.stringify({ date: new Date().toISOString(), ...report }, null, 2)}\n`,
   );
   const row = (name: string, f: Figures) =>
-    `| ${name} | ${f.entriesPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${f.serverRssMiB ?? '–'} | ${f.serverCpuPercent ?? '–'} |`;
+    `| ${name} | ${f.entriesPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${f.serverRssMiB ?? '–'} | ${f.serverCpuPercent ?? '–'} | ${f.machineIdlePercent ?? '–'} | ${f.backendWaits ?? '–'} |`;
   const lines = [
     '# Ledger posting benchmark',
     '',
     `\`make bench-ledger\`, ${new Date().toISOString().slice(0, 10)}: addLedgerEntry with 2-line runtime entries, ${report.seconds} s per run, ` +
       `${report.cpus} cores shared by the load generator, the server and PostgreSQL (fsync=${report.fsync}, synchronous_commit=${report.synchronousCommit}), pool ${report.pool}.`,
     '',
-    '| Run | entries/s | p50 ms | p99 ms | errors | server RSS MiB | server CPU % |',
-    '|---|---|---|---|---|---|---|',
+    '| Run | entries/s | p50 ms | p99 ms | errors | server RSS MiB | server CPU % | machine idle % | busy backends (mean), by wait |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...Object.entries(report.results).flatMap(([name, result]) => [
-      row(`${name}, HTTP`, result.http),
-      row(`${name}, posting SQL direct (ceiling)`, result.direct),
+      row(`${name}, HTTP, group commit (POSTING_GROUP_MAX_ENTRIES=64)`, result.http),
+      row(`${name}, HTTP, one entry per commit (the default)`, result.httpUngrouped),
+      row(`${name}, posting SQL direct, one entry per commit`, result.direct),
     ]),
     '',
     ...Object.entries(report.results).map(
-      ([name, result]) => `- ${name}: HTTP reaches ${result.ratio} of the direct ceiling.`,
+      ([name, result]) =>
+        `- ${name}: HTTP with group commit is ${result.ratio}× the direct one-entry-per-commit SQL, ` +
+        `${Math.round((result.http.entriesPerSecond / result.httpUngrouped.entriesPerSecond) * 100) / 100}× the same server without grouping.`,
     ),
     `- Accounts whose stored balance differs from the sum of their lines after the runs: ${report.balancesNotEqualToLines}.`,
     '',

@@ -47,6 +47,11 @@ export const postingGroupsWritten = new Counter({
   help: 'Groups of entries posted together by one statement and one commit (group commit), groups of one included.',
   registers: [registry],
 });
+export const postingGroupsRetried = new Counter({
+  name: 'tally_ledger_posting_groups_retried_total',
+  help: 'Groups whose statement failed as a whole (a balance out of range, a deadlock) and were posted again entry by entry.',
+  registers: [registry],
+});
 export const groupedEntries = new Counter({
   name: 'tally_ledger_grouped_entries_total',
   help: 'Entries posted through group commit; divided by tally_ledger_posting_groups_total, the mean group size.',

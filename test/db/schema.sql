@@ -658,6 +658,76 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.failed_condition(p_workspace_id text, p_ledger_id text, p_conditions jsonb, p_account_ids text[], p_currencies text[], p_amounts numeric[])
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_condition jsonb;
+  v_before numeric;
+  v_delta numeric;
+begin
+  if jsonb_path_exists(p_conditions, '$[*] ? (exists(@.totalPrecondition) || exists(@.totalPostcondition))') then
+    perform lock_for_total_conditions(p_workspace_id, p_ledger_id, p_conditions, p_account_ids, p_currencies);
+  end if;
+  -- Every row this entry will update under a lock (its strong accounts' and the bounded ones),
+  -- created if need be and locked now, in one global order, before any condition reads one.
+  with locked as (
+    select t.account_id, t.currency from unnest(p_account_ids, p_currencies) as t(account_id, currency)
+    join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = t.account_id
+    where coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual'
+    union
+    select c.value->>'accountId', c.value->>'currency' from jsonb_array_elements(p_conditions) c
+    where c.value ? 'precondition' or c.value ? 'postcondition'
+  )
+  insert into ledger_account_balances (workspace_id, account_id, currency)
+  select p_workspace_id, l.account_id, l.currency from locked l order by l.account_id, l.currency
+  on conflict do nothing;
+  perform 1 from ledger_account_balances b
+  where b.workspace_id = p_workspace_id and (b.account_id, b.currency) in (
+    select t.account_id, t.currency from unnest(p_account_ids, p_currencies) as t(account_id, currency)
+    join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = t.account_id
+    where coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual'
+    union
+    select c.value->>'accountId', c.value->>'currency' from jsonb_array_elements(p_conditions) c
+    where c.value ? 'precondition' or c.value ? 'postcondition')
+  order by b.account_id, b.currency
+  for update;
+
+  for v_condition in select value from jsonb_array_elements(p_conditions) order by (value->>'index')::integer loop
+    if v_condition ? 'precondition' or v_condition ? 'postcondition' then
+      -- A new statement after the locks: every posting that held these rows has committed.
+      select b.own_balance + coalesce((select sum(q.amount) from ledger_balance_queue q
+                                       where q.workspace_id = p_workspace_id and q.account_id = b.account_id
+                                         and q.currency = b.currency and not q.balance_applied), 0)
+      into v_before
+      from ledger_account_balances b
+      where b.workspace_id = p_workspace_id and b.account_id = v_condition->>'accountId' and b.currency = v_condition->>'currency';
+      select coalesce(sum(t.amount), 0) into v_delta
+      from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
+      where t.account_id = v_condition->>'accountId' and t.currency = v_condition->>'currency';
+      if not (condition_holds(v_before, v_condition->'precondition')
+              and condition_holds(v_before + v_delta, v_condition->'postcondition')) then
+        return (v_condition->>'index')::integer;
+      end if;
+    end if;
+    if v_condition ? 'totalPrecondition' or v_condition ? 'totalPostcondition' then
+      v_before := total_balance(p_workspace_id, v_condition->>'accountId', v_condition->>'currency');
+      select coalesce(sum(t.amount), 0) into v_delta
+      from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
+      join ledger_accounts root on root.workspace_id = p_workspace_id and root.id = v_condition->>'accountId'
+      join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = t.account_id
+      where t.currency = v_condition->>'currency' and (a.id = root.id or a.path like like_prefix(root.path) || '/%');
+      if not (condition_holds(v_before, v_condition->'totalPrecondition')
+              and condition_holds(v_before + v_delta, v_condition->'totalPostcondition')) then
+        return (v_condition->>'index')::integer;
+      end if;
+    end if;
+  end loop;
+  return null;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION public.fold_ledger_balance_queue(p_limit integer)
  RETURNS TABLE(folded integer, oldest timestamp with time zone)
  LANGUAGE plpgsql
@@ -788,23 +858,28 @@ AS $function$
 declare
   v_entry jsonb;
   v_ordinal bigint;
+  v_key record;
 begin
   insert into ledger_account_balances (workspace_id, account_id, currency)
   select t.workspace_id, t.account_id, t.currency
   from unnest(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies) as t(workspace_id, account_id, currency)
   order by t.account_id, t.currency
   on conflict do nothing;
-  perform 1 from ledger_account_balances b
-  join unnest(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies) as t(workspace_id, account_id, currency)
-    on b.workspace_id = t.workspace_id and b.account_id = t.account_id and b.currency = t.currency
-  order by b.account_id, b.currency
-  for update of b;
+  -- Row by row through the primary key: a join would let the planner scan the whole (often
+  -- bloated) balance table for a handful of rows.
+  for v_key in select t.workspace_id, t.account_id, t.currency
+               from unnest(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies) as t(workspace_id, account_id, currency)
+               order by t.account_id, t.currency loop
+    perform 1 from ledger_account_balances b
+    where b.workspace_id = v_key.workspace_id and b.account_id = v_key.account_id and b.currency = v_key.currency
+    for update;
+  end loop;
 
   for v_entry, v_ordinal in select e.value, e.ordinality from jsonb_array_elements(p_entries) with ordinality as e loop
     return query
       select v_ordinal::integer, p.posted_entry_id, p.posted_request_hash, p.replayed, p.posted_created, p.posted_position,
              p.failed_condition
-      from post_ledger_entry_or_refuse(
+      from post_ledger_entry_checked(
         v_entry->>'workspaceId', v_entry->>'ledgerId', v_entry->>'entryId', v_entry->>'ik', v_entry->>'requestHash',
         v_entry->>'type', (v_entry->>'typeVersion')::integer, nullif(v_entry->'parameters', 'null'::jsonb),
         (v_entry->>'posted')::timestamptz, v_entry->>'description', v_entry->'tags', v_entry->'groups', v_entry->'conditions',
@@ -823,24 +898,38 @@ CREATE OR REPLACE FUNCTION public.post_ledger_entry(p_workspace_id text, p_ledge
  RETURNS TABLE(posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer)
  LANGUAGE plpgsql
 AS $function$
+declare
+  v_row record;
+begin
+  select * into v_row
+  from post_ledger_entry_checked(p_workspace_id, p_ledger_id, p_entry_id, p_ik, p_request_hash, p_type, p_type_version, p_parameters,
+                                 p_posted, p_description, p_tags, p_groups, p_conditions,
+                                 p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions, p_line_tags);
+  if v_row.failed_condition is not null then
+    raise exception using errcode = 'TL001', message = 'entry_condition_failed', detail = v_row.failed_condition::text;
+  end if;
+  return query select v_row.posted_entry_id, v_row.posted_request_hash, v_row.replayed, v_row.posted_created, v_row.posted_position;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.post_ledger_entry_checked(p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text, p_type text, p_type_version integer, p_parameters jsonb, p_posted timestamp with time zone, p_description text, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_descriptions text[], p_line_tags jsonb)
+ RETURNS TABLE(posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer)
+ LANGUAGE plpgsql
+AS $function$
 #variable_conflict use_column
 declare
   v_created timestamptz;
-  v_balances jsonb;
-  v_condition jsonb;
-  v_pair jsonb;
   v_last_position integer;
   v_last_is_reversal boolean;
-  v_has_totals boolean := jsonb_path_exists(p_conditions, '$[*] ? (exists(@.totalPrecondition) || exists(@.totalPostcondition))');
   v_bounded text[];
-  v_total numeric;
-  v_subtree_delta numeric;
+  v_failed integer;
 begin
   select e.reversal_position, e.reverses_id is not null into v_last_position, v_last_is_reversal
   from ledger_entries e
   where e.workspace_id = p_workspace_id and e.ledger_id = p_ledger_id and e.ik = p_ik
   order by e.reversal_position desc limit 1;
   if v_last_position is null or v_last_is_reversal then
+    -- The claim: a concurrent twin waits here until this entry commits (then replays) or withdraws.
     insert into ledger_entries (workspace_id, ledger_id, id, ik, type, type_version, parameters, description, posted, tags, groups,
                                 conditions, reversal_position, request_hash)
     values (p_workspace_id, p_ledger_id, p_entry_id, p_ik, p_type, p_type_version, p_parameters, p_description, p_posted, p_tags,
@@ -850,72 +939,42 @@ begin
   end if;
   if v_created is null then
     return query
-      select e.id, e.request_hash, true, e.created, e.reversal_position from ledger_entries e
+      select e.id, e.request_hash, true, e.created, e.reversal_position, null::integer from ledger_entries e
       where e.workspace_id = p_workspace_id and e.ledger_id = p_ledger_id and e.ik = p_ik
       order by e.reversal_position desc limit 1;
     return;
   end if;
 
-  -- Lines first: the balance rows, which a hot account's postings queue on, are locked only for
-  -- the update, the conditions and the commit.
+  if jsonb_array_length(p_conditions) > 0 then
+    v_failed := failed_condition(p_workspace_id, p_ledger_id, p_conditions, p_account_ids, p_currencies, p_amounts);
+    if v_failed is not null then
+      delete from ledger_entries where workspace_id = p_workspace_id and id = p_entry_id;
+      return query select null::text, null::text, false, null::timestamptz, null::integer, v_failed;
+      return;
+    end if;
+  end if;
+
   insert into ledger_lines (workspace_id, ledger_id, id, entry_id, position, account_id, currency, amount, key, description, tags, posted, created)
   select p_workspace_id, p_ledger_id, t.id, p_entry_id, t.position::smallint, t.account_id, t.currency, t.amount, t.key,
          coalesce(t.description, p_description), coalesce(p_line_tags -> (t.position::integer - 1), '[]'), p_posted, v_created
   from unnest(p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions)
     with ordinality as t(id, account_id, currency, amount, key, description, position);
 
-  if v_has_totals then
-    perform lock_for_total_conditions(p_workspace_id, p_ledger_id, p_conditions, p_account_ids, p_currencies);
-  end if;
-
   select array_agg(c.value->>'accountId') into v_bounded
   from jsonb_array_elements(p_conditions) c where c.value ? 'precondition' or c.value ? 'postcondition';
-  v_balances := apply_balance_deltas(p_workspace_id, p_ledger_id, p_posted, p_account_ids, p_currencies, p_amounts, v_bounded);
+  perform apply_balance_deltas(p_workspace_id, p_ledger_id, p_posted, p_account_ids, p_currencies, p_amounts, v_bounded);
 
-  for v_condition in select value from jsonb_array_elements(p_conditions) loop
-    if v_condition ? 'precondition' or v_condition ? 'postcondition' then
-      v_pair := v_balances -> ((v_condition->>'accountId') || '|' || (v_condition->>'currency'));
-      if v_pair is null or not (
-        condition_holds((v_pair->>0)::numeric - (v_pair->>1)::numeric, v_condition->'precondition')
-        and condition_holds((v_pair->>0)::numeric, v_condition->'postcondition')) then
-        raise exception using errcode = 'TL001', message = 'entry_condition_failed', detail = v_condition->>'index';
-      end if;
-    end if;
-    if v_condition ? 'totalPrecondition' or v_condition ? 'totalPostcondition' then
-      -- A new statement, so a new snapshot: every posting that held one of the locked rows has committed.
-      v_total := total_balance(p_workspace_id, v_condition->>'accountId', v_condition->>'currency');
-      select coalesce(sum(t.amount), 0) into v_subtree_delta
-      from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
-      join ledger_accounts root on root.workspace_id = p_workspace_id and root.id = v_condition->>'accountId'
-      join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = t.account_id
-      where t.currency = v_condition->>'currency' and (a.id = root.id or a.path like like_prefix(root.path) || '/%');
-      if not (condition_holds(v_total - v_subtree_delta, v_condition->'totalPrecondition')
-              and condition_holds(v_total, v_condition->'totalPostcondition')) then
-        raise exception using errcode = 'TL001', message = 'entry_condition_failed', detail = v_condition->>'index';
-      end if;
-    end if;
-  end loop;
-
-  return query select p_entry_id, p_request_hash, false, v_created, coalesce(v_last_position + 1, 1);
+  return query select p_entry_id, p_request_hash, false, v_created, coalesce(v_last_position + 1, 1), null::integer;
 end
 $function$;
 
 CREATE OR REPLACE FUNCTION public.post_ledger_entry_or_refuse(p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text, p_type text, p_type_version integer, p_parameters jsonb, p_posted timestamp with time zone, p_description text, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_descriptions text[], p_line_tags jsonb)
  RETURNS TABLE(posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer)
- LANGUAGE plpgsql
+ LANGUAGE sql
 AS $function$
-declare
-  v_detail text;
-begin
-  return query
-    select p.posted_entry_id, p.posted_request_hash, p.replayed, p.posted_created, p.posted_position, null::integer
-    from post_ledger_entry(p_workspace_id, p_ledger_id, p_entry_id, p_ik, p_request_hash, p_type, p_type_version, p_parameters,
-                           p_posted, p_description, p_tags, p_groups, p_conditions,
-                           p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions, p_line_tags) p;
-exception when sqlstate 'TL001' then
-  get stacked diagnostics v_detail = pg_exception_detail;
-  return query select null::text, null::text, false, null::timestamptz, null::integer, v_detail::integer;
-end
+  select * from post_ledger_entry_checked(p_workspace_id, p_ledger_id, p_entry_id, p_ik, p_request_hash, p_type, p_type_version,
+                                          p_parameters, p_posted, p_description, p_tags, p_groups, p_conditions,
+                                          p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions, p_line_tags)
 $function$;
 
 CREATE OR REPLACE FUNCTION public.rebuild_balance_history(p_ledger_id text)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedgerInvariants } from '../../src/db/ledgerChecks.js';
+import { GROUP_COMMIT } from '../../src/ledger/entries/postingGroups.js';
 import { gql } from '../support/graphql.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
@@ -22,7 +23,7 @@ let server: TestServer;
 let alice: TestWorkspace;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ postingGroups: GROUP_COMMIT });
   alice = await server.workspace('Groups');
   await gql(
     server.baseUrl,
@@ -76,6 +77,7 @@ describe('group commit', () => {
   it('posts concurrent entries in fewer commits than entries, each answered as if alone', async () => {
     const groupsBefore = await counter('tally_ledger_posting_groups_total');
     const entriesBefore = await counter('tally_ledger_grouped_entries_total');
+    const retriedBefore = await counter('tally_ledger_posting_groups_retried_total');
     const results = await Promise.all(
       Array.from({ length: 64 }, (_, i) => post(`spread-${i}`, fund(`payees/p${i % 8}`, 'bank', '5'))),
     );
@@ -86,6 +88,7 @@ describe('group commit', () => {
     const groups = (await counter('tally_ledger_posting_groups_total')) - groupsBefore;
     expect((await counter('tally_ledger_grouped_entries_total')) - entriesBefore).toBe(64);
     expect(groups).toBeLessThan(64);
+    expect((await counter('tally_ledger_posting_groups_retried_total')) - retriedBefore).toBe(0);
     for (let i = 0; i < 8; i++) expect(await balance(`payees/p${i}`)).toBe('40');
     expect(await balance('bank')).toBe('320');
   });
