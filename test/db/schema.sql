@@ -949,6 +949,14 @@ begin
     v_failed := failed_condition(p_workspace_id, p_ledger_id, p_conditions, p_account_ids, p_currencies, p_amounts);
     if v_failed is not null then
       delete from ledger_entries where workspace_id = p_workspace_id and id = p_entry_id;
+      -- The balance rows this transaction created only to lock them, still empty: gone, so a refused
+      -- entry leaves no trace (an empty row would list a zero balance).
+      delete from ledger_account_balances b
+      where b.workspace_id = p_workspace_id and b.own_balance = 0 and b.line_count = 0 and b.xmin = xid(pg_current_xact_id())
+        and (b.account_id, b.currency) in (
+          select t.account_id, t.currency from unnest(p_account_ids, p_currencies) as t(account_id, currency)
+          union
+          select c.value->>'accountId', c.value->>'currency' from jsonb_array_elements(p_conditions) c);
       return query select null::text, null::text, false, null::timestamptz, null::integer, v_failed;
       return;
     end if;

@@ -42,6 +42,7 @@ beforeAll(async () => {
         ${Array.from({ length: 8 }, (_, i) => `{ ik: "p${i}", name: "P${i}" }`).join(', ')}
       ] },
       { ik: "huge", name: "Huge", type: asset, consistencyConfig: ${strong} },
+      { ik: "untouched", name: "Untouched", type: liability, consistencyConfig: ${strong} },
       { ik: "huge-source", name: "Huge source", type: liability }
     ]) { __typename } }`,
   );
@@ -137,6 +138,21 @@ describe('group commit', () => {
     expect(results[0]).toMatchObject({ __typename: 'BadRequestError', code: 'invalid_input_provided' });
     expect(results.slice(1).map((result) => result.__typename)).toEqual(Array(7).fill('AddLedgerEntryResult'));
     expect(await balance('huge')).toBe(INT96_MAX);
+  });
+
+  it('leaves no trace of a refused entry, not even the balance rows it locked', async () => {
+    const refused = await post('never', {
+      ...transfer('payees/p4', 'untouched', '5'),
+      conditions: [{ account: { path: 'untouched' }, postcondition: { ownBalance: { gte: '1000' } } }],
+    });
+    expect(refused).toMatchObject({ __typename: 'BadRequestError', code: 'entry_condition_failed' });
+    const rows = await server.db.sql<{ path: string }[]>`
+      select a.path from ledger_account_balances b join ledger_accounts a on a.workspace_id = b.workspace_id and a.id = b.account_id
+      where b.workspace_id = ${alice.workspaceId} and a.path = 'untouched'`;
+    expect(rows).toEqual([]);
+    const [entries] = await server.db.sql<{ n: number }[]>`
+      select count(*)::int as n from ledger_entries where workspace_id = ${alice.workspaceId} and ik = 'never'`;
+    expect(entries.n).toBe(0);
   });
 
   it('leaves the ledger consistent', async () => {

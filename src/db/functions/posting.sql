@@ -130,7 +130,7 @@ $$;
 -- writes the lines and applies the balance deltas (balance rows locked in account and currency
 -- order, so entries touching the same accounts in any order never deadlock). A replayed ik
 -- changes nothing and names the entry that holds it. A failed condition withdraws the claim and
--- answers the condition's index in failed_condition, nothing of the entry written.
+-- answers the condition's index in failed_condition, nothing of the entry left behind.
 create or replace function post_ledger_entry_checked(
   p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text,
   p_type text, p_type_version integer, p_parameters jsonb,
@@ -173,6 +173,14 @@ begin
     v_failed := failed_condition(p_workspace_id, p_ledger_id, p_conditions, p_account_ids, p_currencies, p_amounts);
     if v_failed is not null then
       delete from ledger_entries where workspace_id = p_workspace_id and id = p_entry_id;
+      -- The balance rows this transaction created only to lock them, still empty: gone, so a refused
+      -- entry leaves no trace (an empty row would list a zero balance).
+      delete from ledger_account_balances b
+      where b.workspace_id = p_workspace_id and b.own_balance = 0 and b.line_count = 0 and b.xmin = xid(pg_current_xact_id())
+        and (b.account_id, b.currency) in (
+          select t.account_id, t.currency from unnest(p_account_ids, p_currencies) as t(account_id, currency)
+          union
+          select c.value->>'accountId', c.value->>'currency' from jsonb_array_elements(p_conditions) c);
       return query select null::text, null::text, false, null::timestamptz, null::integer, v_failed;
       return;
     end if;
