@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createApp } from '../src/app.js';
 import { openDatabase } from '../src/db/database.js';
 import { createClient, createWorkspace } from '../src/db/provision.js';
@@ -35,6 +36,18 @@ async function main() {
     await createApp({ sql, signingKey, tokenTtlSeconds: 3600, log: silentLogger, documentCacheSize: 0 }),
   );
 
+  // BENCH_BASELINE names another checkout (a git worktree of an earlier commit): its app is served
+  // beside this one from the same database, and the REST read is measured on both in each round.
+  const baseline = process.env.BENCH_BASELINE
+    ? await listen(
+        await (
+          (await import(pathToFileURL(path.join(path.resolve(process.env.BENCH_BASELINE), 'src/app.ts')).href)) as {
+            createApp: typeof createApp;
+          }
+        ).createApp({ sql, signingKey, tokenTtlSeconds: 3600, log: silentLogger }),
+      )
+    : undefined;
+
   const workspaceId = await createWorkspace(sql, 'Bench');
   const client = await createClient(sql, workspaceId);
   const token = await fetchToken(cached.url, client.clientId, client.clientSecret);
@@ -45,6 +58,11 @@ async function main() {
     JSON.stringify({
       query: 'mutation { createLedger(ik: "bench", ledger: { name: "Bench" }) { __typename } }',
     }),
+  );
+  await post(
+    `${cached.url}/billing/products`,
+    auth,
+    JSON.stringify({ code: 'bench-coffee', description: 'Coffee', paid_by_roles: [{ name: 'buyer' }] }),
   );
   const graphqlBody = JSON.stringify({ query: GET_LEDGER, variables: { ik: 'bench' }, operationName: 'getLedger' });
 
@@ -70,6 +88,22 @@ async function main() {
       url: `${cached.url}/billing/products`,
       headers: auth,
     },
+    {
+      name: 'REST GET /billing/products/{code}',
+      method: 'GET',
+      url: `${cached.url}/billing/products/bench-coffee`,
+      headers: auth,
+    },
+    ...(baseline
+      ? [
+          {
+            name: 'REST GET /billing/products/{code}, BENCH_BASELINE checkout',
+            method: 'GET',
+            url: `${baseline.url}/billing/products/bench-coffee`,
+            headers: auth,
+          },
+        ]
+      : []),
   ];
 
   const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
@@ -88,6 +122,7 @@ async function main() {
     runs: samples.get(t.name)!.map(Math.round),
   }));
   const cacheRatio = median(samples.get(targets[1].name)!) / median(samples.get(targets[2].name)!);
+  const ratioOf = (a: string, b: string) => Number((median(samples.get(a)!) / median(samples.get(b)!)).toFixed(2));
   const report = {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
@@ -98,7 +133,19 @@ async function main() {
       note: 'load generator, server and PostgreSQL share the machine',
     },
     results,
-    ratios: { graphql_document_cache_speedup: Number(cacheRatio.toFixed(2)) },
+    ratios: {
+      graphql_document_cache_speedup: Number(cacheRatio.toFixed(2)),
+      rest_read_over_graphql_read: ratioOf('REST GET /billing/products/{code}', 'GraphQL getLedger, document cache on'),
+      rest_read_over_koa_floor: ratioOf('REST GET /billing/products/{code}', 'GET /healthz (Koa floor)'),
+      ...(baseline
+        ? {
+            rest_read_over_baseline: ratioOf(
+              'REST GET /billing/products/{code}',
+              'REST GET /billing/products/{code}, BENCH_BASELINE checkout',
+            ),
+          }
+        : {}),
+    },
   };
   const dir = path.join(import.meta.dirname, 'results');
   fs.mkdirSync(dir, { recursive: true });
@@ -108,6 +155,7 @@ async function main() {
 
   cached.server.close();
   uncached.server.close();
+  baseline?.server.close();
   await database.close();
 }
 

@@ -1,0 +1,56 @@
+import { OpenAPIRouter, type Document } from 'openapi-backend';
+import { describe, expect, it } from 'vitest';
+import { loadSpec } from '../../src/billing/api.js';
+import { OpenAPI31Backend } from '../../src/billing/openapi31Backend.js';
+
+// The billing router is compiled once from the contract; it must answer exactly what
+// openapi-backend's own router answers, for every route of the contract and for paths it lacks.
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];
+
+type Answer = { operationId?: string } | { error: string };
+function answerOf(route: () => { operationId?: string } | undefined): Answer {
+  try {
+    return { operationId: route()?.operationId };
+  } catch (error) {
+    return { error: (error as Error).message.split(':')[0] };
+  }
+}
+
+describe('the compiled billing router', () => {
+  it('matches every request as openapi-backend does: operation, 404 or 405', async () => {
+    const definition = loadSpec();
+    const compiled = await new OpenAPI31Backend({ definition, validate: false }).init();
+    // The reference: openapi-backend's router over the same document, uncompiled.
+    const reference = new OpenAPIRouter<Document>({ definition });
+    const paths = Object.keys(definition.paths ?? {});
+    expect(paths.length).toBeGreaterThanOrEqual(15);
+    const requests = [
+      ...paths.flatMap((path) => [path.replace(/\{[^}]+\}/g, 'x-1'), path.replace(/\{[^}]+\}/g, 'search')]),
+      '/',
+      '/nothing-here',
+      '/products/a/b/c',
+      '/invoices/',
+      '/payments/search/extra',
+    ];
+    let compared = 0;
+    for (const path of requests) {
+      for (const method of METHODS) {
+        const request = { method, path, headers: {}, query: {} };
+        expect(
+          answerOf(() => compiled.router.matchOperation(request, true)),
+          `${method} ${path}`,
+        ).toEqual(answerOf(() => reference.matchOperation(request, true)));
+        compared++;
+      }
+    }
+    expect(compared).toBe(requests.length * METHODS.length);
+  });
+
+  it('finds operations by id without rebuilding the list', async () => {
+    const compiled = await new OpenAPI31Backend({ definition: loadSpec(), validate: false }).init();
+    const first = compiled.router.getOperations();
+    expect(compiled.router.getOperations()).toBe(first);
+    expect(compiled.router.getOperation('getProduct')?.path).toBe('/products/{code}');
+  });
+});
