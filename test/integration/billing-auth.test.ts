@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/core/tokens.js';
 import { tokenSigningKey } from '../../src/db/workspaces.js';
+import { coffeeProduct } from '../support/billingFixtures.js';
 import { rest } from '../support/rest.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
@@ -10,13 +11,6 @@ import { startTestServer, type TestServer, type TestWorkspace } from '../support
 let server: TestServer;
 let alice: TestWorkspace;
 let bob: TestWorkspace;
-
-const coffee = {
-  code: 'coffee',
-  description: 'Coffee',
-  paid_by_roles: [{ name: 'buyer' }],
-  paid_to_roles: [{ name: 'seller' }],
-};
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -134,13 +128,13 @@ describe('authentication', () => {
 
 describe('tenancy', () => {
   it("never lets one workspace read or take another's products", async () => {
-    expect((await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: coffee })).status).toBe(
-      201,
-    );
+    expect(
+      (await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: coffeeProduct })).status,
+    ).toBe(201);
     expect((await rest(server.baseUrl, 'GET', '/billing/products/coffee', { token: bob.token })).status).toBe(404);
     expect((await rest(server.baseUrl, 'GET', '/billing/products', { token: bob.token })).body.data).toEqual([]);
     // The same code is free in another workspace, and Bob's roles are his own.
-    const own = await rest(server.baseUrl, 'POST', '/billing/products', { token: bob.token, body: coffee });
+    const own = await rest(server.baseUrl, 'POST', '/billing/products', { token: bob.token, body: coffeeProduct });
     expect(own.status).toBe(201);
     const alicesRoleId = (await rest(server.baseUrl, 'GET', '/billing/products/coffee', { token: alice.token })).body
       .data.paid_by_roles[0].id;

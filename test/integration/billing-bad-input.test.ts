@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coffeeProduct } from '../support/billingFixtures.js';
 import { rest } from '../support/rest.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
@@ -7,13 +8,6 @@ import { startTestServer, type TestServer, type TestWorkspace } from '../support
 
 let server: TestServer;
 let alice: TestWorkspace;
-
-const coffee = {
-  code: 'coffee',
-  description: 'Coffee',
-  paid_by_roles: [{ name: 'buyer' }],
-  paid_to_roles: [{ name: 'seller' }],
-};
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -81,10 +75,10 @@ describe('bad input gets a typed 4xx and changes nothing', () => {
       { code: 7, description: ['x'], paid_by_roles: 'buyer' },
       ['/body/code', '/body/description', '/body/paid_by_roles'],
     ],
-    ['an unknown field', { ...coffee, code: 'x1', colour: 'red' }, ['/body/colour']],
+    ['an unknown field', { ...coffeeProduct, code: 'x1', colour: 'red' }, ['/body/colour']],
     [
       'a role reference with both id and name',
-      { ...coffee, code: 'x2', paid_by_roles: [{ id: 'role_1', name: 'buyer' }] },
+      { ...coffeeProduct, code: 'x2', paid_by_roles: [{ id: 'role_1', name: 'buyer' }] },
       ['/body/paid_by_roles/0'],
     ],
   ])('a product with %s → 400 listing every violation', async (_label, body, pointers) => {
@@ -97,15 +91,15 @@ describe('bad input gets a typed 4xx and changes nothing', () => {
   });
 
   it.each([
-    ['a NUL in the code', { ...coffee, code: 'nul\u0000code' }, '/body/code'],
+    ['a NUL in the code', { ...coffeeProduct, code: 'nul\u0000code' }, '/body/code'],
     [
       'an unpaired surrogate in a role name',
-      { ...coffee, code: 'lone', paid_by_roles: [{ name: 'buyer\ud800' }] },
+      { ...coffeeProduct, code: 'lone', paid_by_roles: [{ name: 'buyer\ud800' }] },
       '/body/paid_by_roles/0/name',
     ],
     [
       'a reversed surrogate pair in the description',
-      { ...coffee, code: 'rev', description: '\udc00\ud83d' },
+      { ...coffeeProduct, code: 'rev', description: '\udc00\ud83d' },
       '/body/description',
     ],
   ])('%s → 400 pointing at it, nothing stored', async (_label, body, pointer) => {
@@ -156,7 +150,7 @@ describe('bad input gets a typed 4xx and changes nothing', () => {
   it('a body over 1 MiB → 413 payload_too_large', async () => {
     const response = await rest(server.baseUrl, 'POST', '/billing/products', {
       token: alice.token,
-      body: { ...coffee, description: 'x'.repeat(1_100_000) },
+      body: { ...coffeeProduct, description: 'x'.repeat(1_100_000) },
     });
     expect(response.status).toBe(413);
     expect(response.body.code).toBe('payload_too_large');

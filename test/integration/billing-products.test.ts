@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coffeeProduct } from '../support/billingFixtures.js';
 import { rest } from '../support/rest.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
@@ -7,13 +8,6 @@ import { startTestServer, type TestServer, type TestWorkspace } from '../support
 
 let server: TestServer;
 let alice: TestWorkspace;
-
-const coffee = {
-  code: 'coffee',
-  description: 'Coffee',
-  paid_by_roles: [{ name: 'buyer' }],
-  paid_to_roles: [{ name: 'seller' }],
-};
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -39,7 +33,7 @@ describe('products', () => {
   });
 
   it('replays a create with the same code and body (200, the stored product), under both prefixes', async () => {
-    const body = { ...coffee, code: 'replayed', paid_by_roles: [{ name: 'buyer' }, { name: 'new-role' }] };
+    const body = { ...coffeeProduct, code: 'replayed', paid_by_roles: [{ name: 'buyer' }, { name: 'new-role' }] };
     const first = await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body });
     expect(first.status).toBe(201);
     // Key order is not significant; the answer is the product as stored, nothing is created again.
@@ -53,12 +47,15 @@ describe('products', () => {
   });
 
   it('answers the same code with another body 409 product_code_taken that the SDKs will not retry, changing nothing', async () => {
-    await rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: { ...coffee, code: 'dup' } });
+    await rest(server.baseUrl, 'POST', '/billing/products', {
+      token: alice.token,
+      body: { ...coffeeProduct, code: 'dup' },
+    });
     const before = await rest(server.baseUrl, 'GET', '/billing/products/dup', { token: alice.token });
     for (const other of [
-      { ...coffee, code: 'dup', description: 'Other coffee' },
-      { ...coffee, code: 'dup', paid_to_roles: [{ name: 'dup-only-role' }] },
-      { code: 'dup', description: coffee.description, paid_by_roles: coffee.paid_by_roles },
+      { ...coffeeProduct, code: 'dup', description: 'Other coffee' },
+      { ...coffeeProduct, code: 'dup', paid_to_roles: [{ name: 'dup-only-role' }] },
+      { code: 'dup', description: coffeeProduct.description, paid_by_roles: coffeeProduct.paid_by_roles },
     ]) {
       const again = await rest(server.baseUrl, 'POST', '/products', { token: alice.token, body: other });
       expect(again.status).toBe(409);
@@ -78,11 +75,11 @@ describe('products', () => {
   it('checks the code before the roles: an existing code with an unknown role id is 409', async () => {
     await rest(server.baseUrl, 'POST', '/billing/products', {
       token: alice.token,
-      body: { ...coffee, code: 'first-key' },
+      body: { ...coffeeProduct, code: 'first-key' },
     });
     const response = await rest(server.baseUrl, 'POST', '/billing/products', {
       token: alice.token,
-      body: { ...coffee, code: 'first-key', paid_to_roles: [{ id: 'role_01m6dgxjc0r4pdzqbshpw618st' }] },
+      body: { ...coffeeProduct, code: 'first-key', paid_to_roles: [{ id: 'role_01m6dgxjc0r4pdzqbshpw618st' }] },
     });
     expect([response.status, response.body.code]).toEqual([409, 'product_code_taken']);
   });
@@ -90,7 +87,10 @@ describe('products', () => {
   it('creates exactly one product when the same code races: identical bodies replay, another body is refused', async () => {
     const same = await Promise.all(
       Array.from({ length: 6 }, () =>
-        rest(server.baseUrl, 'POST', '/billing/products', { token: alice.token, body: { ...coffee, code: 'race' } }),
+        rest(server.baseUrl, 'POST', '/billing/products', {
+          token: alice.token,
+          body: { ...coffeeProduct, code: 'race' },
+        }),
       ),
     );
     expect(same.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
@@ -99,7 +99,7 @@ describe('products', () => {
       Array.from({ length: 6 }, (_, i) =>
         rest(server.baseUrl, 'POST', '/billing/products', {
           token: alice.token,
-          body: { ...coffee, code: 'race-2', description: `Coffee ${i % 2}` },
+          body: { ...coffeeProduct, code: 'race-2', description: `Coffee ${i % 2}` },
         }),
       ),
     );

@@ -1,21 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyTagOps, checkTagList, type Tag, type TagOps } from '../../src/core/billingTags.js';
-import { DomainError } from '../../src/core/errors.js';
+import { ERROR_CATALOGUE } from '../../src/core/errors.js';
+import { refusalOf } from '../support/domainErrors.js';
 
 // Tags of invoices, line items and transactions: keys unique within a list; TagOps name each key at
 // most once across create, update, set and delete, "so the order in which they apply does not matter".
-
-/** The DomainError the call throws (the test fails if it throws anything else, or nothing). */
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const CONTRACT = 'The request does not match the contract.';
 const asMap = (tags: readonly Tag[]) => Object.fromEntries(tags.map((tag) => [tag.key, tag.value]));
@@ -56,7 +46,7 @@ describe('checkTagList', () => {
   });
 
   it('points at every repetition of a key, not at its first mention', () => {
-    const error = refusal(() =>
+    const error = refusalOf(() =>
       checkTagList(
         [
           { key: 'a', value: '1' },
@@ -67,7 +57,7 @@ describe('checkTagList', () => {
         '/body/line_items/1/tags',
       ),
     );
-    expect([error.code, error.status, error.message]).toEqual(['invalid_request', 400, CONTRACT]);
+    expect([error.code, ERROR_CATALOGUE[error.code].status, error.message]).toEqual(['invalid_request', 400, CONTRACT]);
     expect(error.details).toEqual({
       violations: [
         { pointer: '/body/line_items/1/tags/2/key', message: 'repeats the key a' },
@@ -95,7 +85,7 @@ describe('checkTagList', () => {
       fc.property(fc.array(fc.record({ key, value }), { maxLength: 8 }), (tags) => {
         const repeats = tags.length - new Set(tags.map((tag) => tag.key)).size;
         if (repeats === 0) expect(checkTagList(tags, '/body/tags')).toEqual(tags);
-        else expect(refusal(() => checkTagList(tags, '/body/tags')).details?.violations).toHaveLength(repeats);
+        else expect(refusalOf(() => checkTagList(tags, '/body/tags')).details?.violations).toHaveLength(repeats);
       }),
     );
   });
@@ -139,7 +129,7 @@ describe('applyTagOps', () => {
   });
 
   it('refuses creating a key that exists and updating one that does not, pointing at each element', () => {
-    const error = refusal(() =>
+    const error = refusalOf(() =>
       applyTagOps(
         current,
         {
@@ -162,7 +152,7 @@ describe('applyTagOps', () => {
   });
 
   it('refuses a key named twice in one request, within a list or across lists', () => {
-    const error = refusal(() =>
+    const error = refusalOf(() =>
       applyTagOps(
         current,
         {

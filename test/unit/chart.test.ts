@@ -12,21 +12,11 @@ import {
   type ChartInput,
   type SchemaAccountInput,
 } from '../../src/core/chart.js';
-import { DomainError } from '../../src/core/errors.js';
+import { refusalOf } from '../support/domainErrors.js';
 
 // A schema's chart of accounts: the flattened tree with inherited attributes, the mapping from
 // concrete paths (`liabilities/users:u1/available`) to chart nodes, and the accounts a ledger
 // must create. Ledgers are built from these answers, so they are checked exactly.
-
-function refusal(run: () => unknown): { code: string; message: string; details?: unknown } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return { code: error.code, message: error.message, details: error.details };
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const SHOP: ChartInput = {
   defaultCurrency: { code: 'EUR' },
@@ -185,7 +175,7 @@ describe('buildChart', () => {
       'currency: code CUSTOM needs a customCurrencyId.',
     ],
   ])('refuses %s', (_label, account, message) => {
-    expect(refusal(() => buildChart({ accounts: [account] }))).toEqual({
+    expect(refusalOf(() => buildChart({ accounts: [account] }))).toEqual({
       code: 'invalid_input_provided',
       message,
       details: undefined,
@@ -216,13 +206,13 @@ describe('resolvePath', () => {
   });
 
   it('refuses a path the chart lacks with ledger_account_not_found, naming the path', () => {
-    expect(refusal(() => resolvePath(shop, 'assets/cash'))).toEqual({
+    expect(refusalOf(() => resolvePath(shop, 'assets/cash'))).toEqual({
       code: 'ledger_account_not_found',
       message: 'The schema has no account at assets/cash.',
       details: { path: 'assets/cash' },
     });
-    expect(refusal(() => resolvePath(shop, 'assets:x')).message).toBe('The schema has no account at assets:x.');
-    expect(refusal(() => resolvePath(shop, 'assets/')).message).toBe('The schema has no account at assets/.');
+    expect(refusalOf(() => resolvePath(shop, 'assets:x')).message).toBe('The schema has no account at assets:x.');
+    expect(refusalOf(() => resolvePath(shop, 'assets/')).message).toBe('The schema has no account at assets/.');
   });
 
   it('needs a value on exactly the template nodes, and says how to address an instance', () => {
@@ -234,7 +224,7 @@ describe('resolvePath', () => {
       'liabilities/users:a:b',
       `liabilities/users:${'v'.repeat(129)}`,
     ]) {
-      expect(refusal(() => resolvePath(shop, path)).message).toBe(`The schema has no account at ${path}${hint}`);
+      expect(refusalOf(() => resolvePath(shop, path)).message).toBe(`The schema has no account at ${path}${hint}`);
     }
     expect(resolvePath(shop, `liabilities/users:${'v'.repeat(128)}`).at(-1)!.chartAccount.chartPath).toBe(
       'liabilities/users',
@@ -305,7 +295,7 @@ describe('the accounts a ledger creates', () => {
     expect(instanceCurrency(node(shop, 'assets/wallets/hot'), { asset: 'gold' })).toBe('CUSTOM:gold');
     expect(instanceCurrency(node(shop, 'assets/bank'), {})).toBe('USD');
     expect(instanceCurrency(node(shop, 'income'), {})).toBeNull();
-    expect(refusal(() => instanceCurrency(node(shop, 'assets/wallets'), {}))).toEqual({
+    expect(refusalOf(() => instanceCurrency(node(shop, 'assets/wallets'), {}))).toEqual({
       code: 'entry_parameters_invalid',
       message: 'Parameter asset is required by the currency of assets/wallets but was not given.',
       details: { parameter: 'asset' },
@@ -392,7 +382,7 @@ describe('checkChartCompatible', () => {
       ],
     ];
     for (const [next, account, what] of cases)
-      expect(refusal(() => checkChartCompatible(before, next))).toEqual(why(account, what));
+      expect(refusalOf(() => checkChartCompatible(before, next))).toEqual(why(account, what));
   });
 });
 
@@ -451,7 +441,7 @@ describe('laws over random charts', () => {
         for (const [chartPath, account] of chart.accounts) {
           const parent = account.parentChartPath === null ? '' : `${concrete(chart, account.parentChartPath, ['v'])}/`;
           const wrong = `${parent}${account.key}${account.template ? '' : ':v'}`;
-          expect(refusal(() => resolvePath(chart, wrong))).toMatchObject({
+          expect(refusalOf(() => resolvePath(chart, wrong))).toMatchObject({
             code: 'ledger_account_not_found',
             details: { path: wrong },
           });
@@ -508,7 +498,7 @@ describe('laws over random charts', () => {
           siblings.findIndex((account) => account.key === keys.at(-1)),
           1,
         );
-        expect(refusal(() => checkChartCompatible(before, buildChart(removed)))).toMatchObject({
+        expect(refusalOf(() => checkChartCompatible(before, buildChart(removed)))).toMatchObject({
           code: 'schema_change_incompatible',
           details: { account: removedPath },
         });

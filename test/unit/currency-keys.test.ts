@@ -7,21 +7,10 @@ import {
   optionalCurrencyKey,
   parseCurrencyKey,
 } from '../../src/core/currencyKeys.js';
-import { DomainError } from '../../src/core/errors.js';
+import { refusalOf } from '../support/domainErrors.js';
 
 // Every currency column holds one text key: a built-in code as it always was ('USD'), or
 // 'CUSTOM:<customCurrencyId>'. The key and the CurrencyMatchInput it stands for convert both ways.
-
-/** The DomainError the call throws (the test fails if it throws anything else, or nothing). */
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const builtIn = fc.constantFrom('USD', 'EUR', 'JPY', 'BTC', 'USDC', 'MATIC', 'LOGICAL', 'PTS');
 // SafeString ids cannot hold ':', but the key stays unambiguous even if one did.
@@ -41,19 +30,19 @@ describe('currencyKey', () => {
 
   it('refuses CUSTOM without an id, naming where', () => {
     for (const customCurrencyId of [undefined, null, '']) {
-      const error = refusal(() => currencyKey({ code: 'CUSTOM', customCurrencyId }, 'ledgerAccount.currency'));
+      const error = refusalOf(() => currencyKey({ code: 'CUSTOM', customCurrencyId }, 'ledgerAccount.currency'));
       expect([error.code, error.message]).toEqual([
         'invalid_input_provided',
         'ledgerAccount.currency: code CUSTOM needs a customCurrencyId.',
       ]);
     }
-    expect(refusal(() => currencyKey({ code: 'CUSTOM' })).message).toBe(
+    expect(refusalOf(() => currencyKey({ code: 'CUSTOM' })).message).toBe(
       'currency: code CUSTOM needs a customCurrencyId.',
     );
   });
 
   it('refuses a custom currency id beside a built-in code', () => {
-    const error = refusal(() => currencyKey({ code: 'USD', customCurrencyId: 'points' }, 'filter.currency'));
+    const error = refusalOf(() => currencyKey({ code: 'USD', customCurrencyId: 'points' }, 'filter.currency'));
     expect([error.code, error.message]).toEqual([
       'invalid_input_provided',
       'filter.currency: customCurrencyId goes with code CUSTOM, not USD.',
@@ -67,10 +56,10 @@ describe('optionalCurrencyKey', () => {
     expect(optionalCurrencyKey(null)).toBeNull();
     expect(optionalCurrencyKey(undefined)).toBeNull();
     // Without a where, the message says "currency" as currencyKey does.
-    expect(refusal(() => optionalCurrencyKey({ code: 'CUSTOM' })).message).toBe(
+    expect(refusalOf(() => optionalCurrencyKey({ code: 'CUSTOM' })).message).toBe(
       'currency: code CUSTOM needs a customCurrencyId.',
     );
-    expect(refusal(() => optionalCurrencyKey({ code: 'CUSTOM' }, 'lines/0/currency')).message).toBe(
+    expect(refusalOf(() => optionalCurrencyKey({ code: 'CUSTOM' }, 'lines/0/currency')).message).toBe(
       'lines/0/currency: code CUSTOM needs a customCurrencyId.',
     );
   });

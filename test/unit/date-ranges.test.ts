@@ -1,21 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dateFilterRanges, dayRange, periodRange, type InstantRange } from '../../src/core/dateRanges.js';
-import { DomainError } from '../../src/core/errors.js';
+import { refusalOf } from '../support/domainErrors.js';
 
 // DateFilter conditions as half-open instant ranges [from, to): a Date is a UTC day, `within` a
 // UTC year or month, `withinBalanceUTCOffset` the same span with boundaries at the ledger's offset.
-
-/** The DomainError the call throws (the test fails if it throws anything else, or nothing). */
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const iso = ({ from, to }: InstantRange) => [from.toISOString(), to.toISOString()];
 const DAY_MS = 86_400_000;
@@ -64,7 +53,7 @@ describe('periodRange', () => {
 
   it('refuses what is neither a year nor a month', () => {
     for (const period of ['2026-00', '2026-13', '2026-05-01', '26', '2026-Q1', '2026-', '']) {
-      const error = refusal(() => periodRange(period));
+      const error = refusalOf(() => periodRange(period));
       expect([error.code, error.message]).toEqual([
         'invalid_input_provided',
         `${period} is not a year (2026) or a month (2026-05).`,
@@ -142,7 +131,7 @@ describe('dateFilterRanges', () => {
   });
 
   it('refuses within with withinBalanceUTCOffset', () => {
-    const error = refusal(() => dateFilterRanges({ within: '2026', withinBalanceUTCOffset: '2026' }, 0));
+    const error = refusalOf(() => dateFilterRanges({ within: '2026', withinBalanceUTCOffset: '2026' }, 0));
     expect([error.code, error.message]).toEqual([
       'invalid_input_provided',
       'A date filter takes within or withinBalanceUTCOffset, not both.',
@@ -154,7 +143,7 @@ describe('dateFilterRanges', () => {
       new Date(Date.UTC(2026, 0, 1 + index)).toISOString().slice(0, 10),
     );
     expect(dateFilterRanges({ in: dates.slice(0, 100) }, 0)[0]).toHaveLength(100);
-    const error = refusal(() => dateFilterRanges({ in: dates }, 0));
+    const error = refusalOf(() => dateFilterRanges({ in: dates }, 0));
     expect([error.code, error.message]).toEqual(['invalid_input_provided', 'The date filter takes at most 100 dates.']);
   });
 

@@ -1,21 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { listFilter, MAX_ALL_LIST, MAX_FILTER_LIST, pairFilter, valueFilter } from '../../src/core/entryFilters.js';
-import { DomainError } from '../../src/core/errors.js';
+import { refusalOf } from '../support/domainErrors.js';
 
 // The filter sets of entry and line lists become one storage-neutral form that db/ledgerLists.ts
 // turns into SQL: an empty `in` list must stay an empty list (it matches nothing), an absent one
 // must stay absent (no condition), and every list is bounded before it reaches the database.
-
-function refusal(run: () => unknown): { code: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const pair = (key: string, value: string) => ({ key, value });
 const pairs = (count: number) => Array.from({ length: count }, (_, i) => pair(`k${i}`, `v${i}`));
@@ -89,7 +79,7 @@ describe('pairFilter (tags and groups)', () => {
   it('takes 100 values in a list and 10 in all, refusing one more with the field named', () => {
     expect(pairFilter({ in: pairs(100), all: pairs(10) }, 'tag').anyOf).toHaveLength(100);
     const refused = (input: Parameters<typeof pairFilter>[0], field: string) =>
-      refusal(() => pairFilter(input, field)).message;
+      refusalOf(() => pairFilter(input, field)).message;
     expect(refused({ all: pairs(11) }, 'tag')).toBe('The tag.all filter takes at most 10 values.');
     expect(refused({ in: pairs(101) }, 'tag')).toBe('The tag.in filter takes at most 100 values.');
     expect(refused({ notIn: pairs(101) }, 'group')).toBe('The group.notIn filter takes at most 100 values.');
@@ -98,7 +88,7 @@ describe('pairFilter (tags and groups)', () => {
     expect(refused({ not: { keyIn: texts(101) } }, 'group')).toBe(
       'The group.notKeyIn filter takes at most 100 values.',
     );
-    expect(refusal(() => pairFilter({ in: pairs(101) }, 'tag')).code).toBe('invalid_input_provided');
+    expect(refusalOf(() => pairFilter({ in: pairs(101) }, 'tag')).code).toBe('invalid_input_provided');
   });
 
   // Law: anyOf is [equalTo] ++ in when either is given, in that order, and absent otherwise.
@@ -136,11 +126,11 @@ describe('valueFilter (types, type versions, line keys)', () => {
 
   it('refuses more than 100 values with the field named', () => {
     expect(valueFilter({ in: texts(100) }, 'type').anyOf).toHaveLength(100);
-    expect(refusal(() => valueFilter({ in: texts(101) }, 'typeVersion'))).toEqual({
+    expect(refusalOf(() => valueFilter({ in: texts(101) }, 'typeVersion'))).toEqual({
       code: 'invalid_input_provided',
       message: 'The typeVersion.in filter takes at most 100 values.',
     });
-    expect(refusal(() => valueFilter({ notIn: texts(101) }, 'key')).message).toBe(
+    expect(refusalOf(() => valueFilter({ notIn: texts(101) }, 'key')).message).toBe(
       'The key.notIn filter takes at most 100 values.',
     );
   });
@@ -188,7 +178,7 @@ describe('listFilter', () => {
     expect(iso(listFilter({ date: { withinBalanceUTCOffset: '2026-05' } }, 120).postedIn)).toEqual([
       ['2026-04-30T22:00:00.000Z..2026-05-31T22:00:00.000Z'],
     ]);
-    expect(refusal(() => listFilter({ date: { within: '2026', withinBalanceUTCOffset: '2026' } }, 0))).toEqual({
+    expect(refusalOf(() => listFilter({ date: { within: '2026', withinBalanceUTCOffset: '2026' } }, 0))).toEqual({
       code: 'invalid_input_provided',
       message: 'A date filter takes within or withinBalanceUTCOffset, not both.',
     });
@@ -202,7 +192,7 @@ describe('listFilter', () => {
       isReversed: false,
       tags: pairFilter({ keyEqualTo: 'order' }, 'tag'),
     });
-    expect(refusal(() => listFilter({ tag: { in: pairs(101) } }, 0)).message).toBe(
+    expect(refusalOf(() => listFilter({ tag: { in: pairs(101) } }, 0)).message).toBe(
       'The tag.in filter takes at most 100 values.',
     );
   });

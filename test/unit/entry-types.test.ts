@@ -12,21 +12,11 @@ import {
   type EntryParameters,
   type SchemaEntryType,
 } from '../../src/core/entryTypes.js';
-import { DomainError } from '../../src/core/errors.js';
+import { refusalOf } from '../support/domainErrors.js';
 
 // A typed entry is its schema type rendered with the caller's parameters: the lines, conditions,
 // tags, groups and description it renders are what gets posted, so amounts must come out exact
 // at any magnitude and every text must hold each parameter's value verbatim.
-
-function refusal(run: () => unknown): { code: string; message: string; details?: unknown } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return { code: error.code, message: error.message, details: error.details };
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const render = (type: SchemaEntryType, given: unknown) => renderEntryType(type, entryParameters(type, given));
 const line = (key: string, path: string, amount: string) => ({ key, account: { path }, amount });
@@ -91,21 +81,21 @@ describe('findEntryType', () => {
   });
 
   it('answers entry_type_not_found naming the type and version', () => {
-    expect(refusal(() => findEntryType(types, 'fund', 3))).toEqual({
+    expect(refusalOf(() => findEntryType(types, 'fund', 3))).toEqual({
       code: 'entry_type_not_found',
       message: "The ledger's schema has no entry type fund version 3.",
       details: { type: 'fund', typeVersion: 3 },
     });
-    expect(refusal(() => findEntryType(types, 'refund', null)).details).toEqual({ type: 'refund', typeVersion: 1 });
+    expect(refusalOf(() => findEntryType(types, 'refund', null)).details).toEqual({ type: 'refund', typeVersion: 1 });
   });
 
   it('refuses archived and disabled types', () => {
-    expect(refusal(() => findEntryType(types, 'old', null))).toEqual({
+    expect(refusalOf(() => findEntryType(types, 'old', null))).toEqual({
       code: 'invalid_input_provided',
       details: undefined,
       message: 'Entry type old version 1 is archived; entries of it can no longer be posted.',
     });
-    expect(refusal(() => findEntryType(types, 'off', 3)).message).toBe(
+    expect(refusalOf(() => findEntryType(types, 'off', 3)).message).toBe(
       'Entry type off version 3 is disabled; entries of it can no longer be posted.',
     );
   });
@@ -164,7 +154,7 @@ describe('entryParameters', () => {
 
   it('refuses parameters that are not an object', () => {
     for (const given of [[], 'amount=1', 7]) {
-      expect(refusal(() => entryParameters(FUND, given))).toEqual({
+      expect(refusalOf(() => entryParameters(FUND, given))).toEqual({
         code: 'entry_parameters_invalid',
         message: 'parameters must be an object of strings.',
         details: undefined,
@@ -173,23 +163,23 @@ describe('entryParameters', () => {
   });
 
   it('refuses a parameter the type does not declare, and values that are not strings', () => {
-    expect(refusal(() => entryParameters(FUND, { amount: '1', memo: 'x' }))).toEqual({
+    expect(refusalOf(() => entryParameters(FUND, { amount: '1', memo: 'x' }))).toEqual({
       code: 'entry_parameters_invalid',
       message: 'Entry type fund declares no parameter memo.',
       details: { parameter: 'memo' },
     });
-    expect(refusal(() => entryParameters(FUND, { amount: 1000 }))).toEqual({
+    expect(refusalOf(() => entryParameters(FUND, { amount: 1000 }))).toEqual({
       code: 'entry_parameters_invalid',
       message: 'Parameter amount must be a string, not number.',
       details: { parameter: 'amount' },
     });
-    expect(refusal(() => entryParameters(FUND, { amount: null })).message).toBe(
+    expect(refusalOf(() => entryParameters(FUND, { amount: null })).message).toBe(
       'Parameter amount must be a string, not null.',
     );
-    expect(refusal(() => entryParameters(FUND, { amount: ['1'] })).message).toBe(
+    expect(refusalOf(() => entryParameters(FUND, { amount: ['1'] })).message).toBe(
       'Parameter amount must be a string, not an array.',
     );
-    expect(refusal(() => entryParameters(FUND, { amount: { value: '1' } })).message).toBe(
+    expect(refusalOf(() => entryParameters(FUND, { amount: { value: '1' } })).message).toBe(
       'Parameter amount must be a string, not object.',
     );
   });
@@ -207,7 +197,7 @@ describe('entryParameters', () => {
     expect(MAX_REPETITIONS).toBe(30);
     expect(entryParameters(SPLIT, { parts, total: '30' })).toStrictEqual({ parts, total: '30' });
     expect(
-      refusal(() => entryParameters(SPLIT, { parts: [...parts, { user: 'u30', amount: '1' }], total: '31' })),
+      refusalOf(() => entryParameters(SPLIT, { parts: [...parts, { user: 'u30', amount: '1' }], total: '31' })),
     ).toEqual({
       code: 'entry_parameters_invalid',
       message: 'Parameter parts has 31 elements; at most 30 are allowed.',
@@ -216,23 +206,23 @@ describe('entryParameters', () => {
   });
 
   it('refuses a repeated parameter that is missing or of the wrong form, naming the element', () => {
-    expect(refusal(() => entryParameters(SPLIT, { total: '0' }))).toEqual({
+    expect(refusalOf(() => entryParameters(SPLIT, { total: '0' }))).toEqual({
       code: 'entry_parameters_invalid',
       message: 'Parameter parts is required (an array, one element per repeated line) but was not given.',
       details: { parameter: 'parts' },
     });
-    expect(refusal(() => entryParameters(SPLIT, { parts: 'u1' })).message).toBe(
+    expect(refusalOf(() => entryParameters(SPLIT, { parts: 'u1' })).message).toBe(
       'Parameter parts repeats lines and must be an array of objects, not string.',
     );
-    expect(refusal(() => entryParameters(SPLIT, { parts: [{ user: 'u1' }, null] }))).toEqual({
+    expect(refusalOf(() => entryParameters(SPLIT, { parts: [{ user: 'u1' }, null] }))).toEqual({
       code: 'entry_parameters_invalid',
       message: 'parts[1] must be an object of strings, not null.',
       details: { parameter: 'parts' },
     });
-    expect(refusal(() => entryParameters(SPLIT, { parts: [['u1']] })).message).toBe(
+    expect(refusalOf(() => entryParameters(SPLIT, { parts: [['u1']] })).message).toBe(
       'parts[0] must be an object of strings, not an array.',
     );
-    expect(refusal(() => entryParameters(SPLIT, { parts: [{ user: 'u1', amount: 5 }] }))).toEqual({
+    expect(refusalOf(() => entryParameters(SPLIT, { parts: [{ user: 'u1', amount: 5 }] }))).toEqual({
       code: 'entry_parameters_invalid',
       message: 'Parameter parts[0].amount must be a string, not number.',
       details: { parameter: 'parts[0].amount' },
@@ -294,7 +284,7 @@ describe('renderEntryType', () => {
     const lines = [line('a', 'assets/{{__proto__}}', '{{toString}}')];
     const type: SchemaEntryType = { type: 'odd', description: 'by {{constructor}}', lines };
     // Missing means missing: nothing inherited by every object stands in for a parameter.
-    expect(refusal(() => render(type, {}))).toMatchObject({ code: 'entry_parameters_invalid' });
+    expect(refusalOf(() => render(type, {}))).toMatchObject({ code: 'entry_parameters_invalid' });
     // Given, each renders its own value; a JSON body's __proto__ key is a parameter, not a prototype.
     const given: unknown = JSON.parse('{"constructor":"ann","__proto__":"bank","toString":"7"}');
     const rendered = render({ ...type, lines: [...lines, line('b', 'assets/x', '0 - {{toString}}')] }, given);
@@ -342,7 +332,7 @@ describe('renderEntryType', () => {
       ['liabilities/users:b/available', '3'],
     ]);
     expect(render(type, { parts: [], total: '0' }).lines!.map((rendered) => rendered.key)).toEqual(['total']);
-    expect(refusal(() => render(type, { parts: [{ user: 'a' }], total: '0' }))).toEqual({
+    expect(refusalOf(() => render(type, { parts: [{ user: 'a' }], total: '0' }))).toEqual({
       code: 'entry_parameters_invalid',
       message: 'Parameter amount is required by line part.0 of entry type split but was not given.',
       details: { parameter: 'amount' },
@@ -368,30 +358,30 @@ describe('renderEntryType', () => {
   it('names the missing or malformed parameter and where it was needed', () => {
     const without = (name: keyof typeof FUND_GIVEN) =>
       Object.fromEntries(Object.entries(FUND_GIVEN).filter(([key]) => key !== name));
-    expect(refusal(() => render(FUND, without('fee')))).toEqual({
+    expect(refusalOf(() => render(FUND, without('fee')))).toEqual({
       code: 'entry_parameters_invalid',
       message: 'Parameter fee is required by line out of entry type fund but was not given.',
       details: { parameter: 'fee' },
     });
-    expect(refusal(() => render(FUND, { ...FUND_GIVEN, amount: '10.50' }))).toEqual({
+    expect(refusalOf(() => render(FUND, { ...FUND_GIVEN, amount: '10.50' }))).toEqual({
       code: 'entry_parameters_invalid',
       details: { parameter: 'amount' },
       message:
         "Parameter amount is used as an amount in line in of entry type fund and must be an integer string, not '10.50'.",
     });
-    expect(refusal(() => render(FUND, without('order'))).message).toBe(
+    expect(refusalOf(() => render(FUND, without('order'))).message).toBe(
       'Parameter order is required by the description of entry type fund but was not given.',
     );
-    expect(refusal(() => render(FUND, without('batch'))).message).toBe(
+    expect(refusalOf(() => render(FUND, without('batch'))).message).toBe(
       'Parameter batch is required by group batch of entry type fund but was not given.',
     );
-    expect(refusal(() => render(FUND, without('limit'))).message).toBe(
+    expect(refusalOf(() => render(FUND, without('limit'))).message).toBe(
       'Parameter limit is required by condition 0 of entry type fund but was not given.',
     );
   });
 
   it('refuses a line without an amount and a currency that is not one', () => {
-    expect(refusal(() => render({ type: 't', lines: [{ key: 'a', account: { path: 'x' } }] }, {}))).toEqual({
+    expect(refusalOf(() => render({ type: 't', lines: [{ key: 'a', account: { path: 'x' } }] }, {}))).toEqual({
       code: 'invalid_input_provided',
       message: 'line a of entry type t has no amount.',
       details: undefined,
@@ -400,7 +390,7 @@ describe('renderEntryType', () => {
       type: 't',
       lines: [{ ...line('a', 'x', '1'), currency: { code: '{{c}}' } }],
     };
-    expect(refusal(() => render(customByParameter, { c: 'CUSTOM' }))).toEqual({
+    expect(refusalOf(() => render(customByParameter, { c: 'CUSTOM' }))).toEqual({
       code: 'invalid_input_provided',
       message: 'line a of entry type t: code CUSTOM needs a customCurrencyId.',
       details: undefined,
@@ -460,7 +450,7 @@ describe('laws of rendering', () => {
         expect(() => checkBalanced(posted(lines))).not.toThrow();
         const shifted = render(type, { ...given, p0: (amounts[0].value + shift).toString() }).lines!;
         shifted[shifted.length - 1] = lines[lines.length - 1];
-        expect(refusal(() => checkBalanced(posted(shifted))).message).toBe(
+        expect(refusalOf(() => checkBalanced(posted(shifted))).message).toBe(
           `The lines in USD do not balance: assets + expenses − liabilities − income is ${shift}, not 0.`,
         );
       }),

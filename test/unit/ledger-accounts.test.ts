@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/core/errors.js';
 import {
   MAX_ACCOUNT_DEPTH,
   MAX_ACCOUNTS_PER_CALL,
@@ -10,20 +9,11 @@ import {
   type Consistency,
   type ParentAccount,
 } from '../../src/core/ledgerAccounts.js';
+import { refusalOf } from '../support/domainErrors.js';
 
 // Accounts created through the API (no schema): createLedgerAccounts inherits the parent's
 // currency and consistency (inherit = true); createLedgerAccount takes defaults instead. Type
 // always comes from the parent, and the tree stops at 10 levels.
-
-function refusal(run: () => unknown): { code: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const DEFAULT_CONSISTENCY: Consistency = { lines: 'eventual', ownBalanceUpdates: 'eventual', groups: [] };
 const STRONG: Consistency = {
@@ -71,7 +61,7 @@ describe('a top-level account', () => {
   });
 
   it('needs a type', () => {
-    expect(refusal(() => newAccountAttributes(request({ ik: 'cash' }), undefined, false))).toEqual({
+    expect(refusalOf(() => newAccountAttributes(request({ ik: 'cash' }), undefined, false))).toEqual({
       code: 'invalid_input_provided',
       message: 'Account cash is a top-level account and needs a type.',
     });
@@ -84,15 +74,15 @@ describe('a top-level account', () => {
   });
 
   it('refuses a currency on a multi-currency account, and a malformed currency', () => {
-    expect(refusal(() => topLevel({ currencyMode: 'multi', currency: { code: 'EUR' } }))).toEqual({
+    expect(refusalOf(() => topLevel({ currencyMode: 'multi', currency: { code: 'EUR' } }))).toEqual({
       code: 'invalid_input_provided',
       message: 'Account alice is multi-currency and cannot name a currency.',
     });
-    expect(refusal(() => topLevel({ currency: { code: 'CUSTOM' } }))).toEqual({
+    expect(refusalOf(() => topLevel({ currency: { code: 'CUSTOM' } }))).toEqual({
       code: 'invalid_input_provided',
       message: 'Account alice: code CUSTOM needs a customCurrencyId.',
     });
-    expect(refusal(() => topLevel({ currency: { code: 'EUR', customCurrencyId: 'points' } }))).toEqual({
+    expect(refusalOf(() => topLevel({ currency: { code: 'EUR', customCurrencyId: 'points' } }))).toEqual({
       code: 'invalid_input_provided',
       message: 'Account alice: customCurrencyId goes with code CUSTOM, not EUR.',
     });
@@ -111,7 +101,7 @@ describe('a child account', () => {
   });
 
   it('must have its parent type', () => {
-    expect(refusal(() => newAccountAttributes(request({ type: 'asset' }), parent(), true))).toEqual({
+    expect(refusalOf(() => newAccountAttributes(request({ type: 'asset' }), parent(), true))).toEqual({
       code: 'invalid_input_provided',
       message: "Account alice must have its parent's type (liability), not asset.",
     });
@@ -120,7 +110,7 @@ describe('a child account', () => {
 
   it('may be 10 levels deep, not 11', () => {
     expect(newAccountAttributes(request(), parent({ depth: 9 }), true).depth).toBe(10);
-    expect(refusal(() => newAccountAttributes(request({ ik: 'deep' }), parent({ depth: 10 }), true))).toEqual({
+    expect(refusalOf(() => newAccountAttributes(request({ ik: 'deep' }), parent({ depth: 10 }), true))).toEqual({
       code: 'invalid_input_provided',
       message: 'Account deep would be 11 levels deep; at most 10 are allowed.',
     });

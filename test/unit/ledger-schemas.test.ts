@@ -2,22 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildChart, type SchemaAccountInput } from '../../src/core/chart.js';
 import type { SchemaEntryType } from '../../src/core/entryTypes.js';
-import { DomainError } from '../../src/core/errors.js';
 import { checkSchema, MAX_CHART_DEPTH, type SchemaContent } from '../../src/core/ledgerSchemas.js';
+import { refusalOf } from '../support/domainErrors.js';
 
 // storeSchema refuses a schema with the first rule it breaks, as a BadRequestError carrying
 // invalid_input_provided and a message naming the place; nothing is stored. Each rule gets the
 // smallest schema that breaks it, so a message that changes or a rule that stops firing shows here.
-
-function refusal(run: () => unknown): { code: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 type ChartOfAccounts = SchemaContent['chartOfAccounts'];
 type Condition = NonNullable<SchemaEntryType['conditions']>[number];
@@ -184,14 +174,14 @@ describe('refusals of the chart of accounts', () => {
       'The currency of pts names a parameter, which only template accounts may do.',
     ],
   ])('refuses %s', (_label, chartOfAccounts, message) => {
-    expect(refusal(() => checkSchema({ key: 's', chartOfAccounts }))).toEqual({
+    expect(refusalOf(() => checkSchema({ key: 's', chartOfAccounts }))).toEqual({
       code: 'invalid_input_provided',
       message,
     });
   });
 
   it('refuses a chart eleven levels deep, naming the tenth level', () => {
-    expect(refusal(() => checkSchema(chartOf(chain(11))))).toEqual({
+    expect(refusalOf(() => checkSchema(chartOf(chain(11))))).toEqual({
       code: 'invalid_input_provided',
       message: 'The chart of accounts is deeper than 10 levels at l1/l2/l3/l4/l5/l6/l7/l8/l9/l10.',
     });
@@ -325,13 +315,13 @@ describe('refusals of entry types', () => {
       'Conditions of one schema use either ownBalance or totalBalance bounds, not both.',
     ],
   ])('refuses %s', (_label, schema, message) => {
-    expect(refusal(() => checkSchema(schema))).toEqual({ code: 'invalid_input_provided', message });
+    expect(refusalOf(() => checkSchema(schema))).toEqual({ code: 'invalid_input_provided', message });
   });
 
   it('checks archived and disabled types too', () => {
-    expect(refusal(() => checkSchema(withType({ status: 'disabled', lines: [line('a', 'bank', '1')] }))).message).toBe(
-      `Entry type pay, line a: bank ${NOT_IN_CHART}`,
-    );
+    expect(
+      refusalOf(() => checkSchema(withType({ status: 'disabled', lines: [line('a', 'bank', '1')] }))).message,
+    ).toBe(`Entry type pay, line a: bank ${NOT_IN_CHART}`);
   });
 });
 
@@ -373,7 +363,7 @@ describe('laws', () => {
         for (const key of keys.slice(0, -1)) siblings = siblings.find((account) => account.key === key)!.children!;
         siblings.push({ key: keys.at(-1)! });
         const parent = keys.length > 1 ? keys.slice(0, -1).join('/') : 'the root';
-        expect(refusal(() => checkSchema(chartOf(copy)))).toEqual({
+        expect(refusalOf(() => checkSchema(chartOf(copy)))).toEqual({
           code: 'invalid_input_provided',
           message: `Duplicate account key '${keys.at(-1)}' under ${parent}.`,
         });
@@ -394,7 +384,7 @@ describe('laws', () => {
         const amount = `${negative ? '-' : ''}${terms.map(([sign, text], i) => (i === 0 ? text : ` ${sign} ${text}`)).join('')}`;
         expect(() => checkSchema(bankLine({ amount }))).not.toThrow();
         const broken = `${amount} ${operator} 2`;
-        expect(refusal(() => checkSchema(bankLine({ amount: broken })))).toEqual({
+        expect(refusalOf(() => checkSchema(bankLine({ amount: broken })))).toEqual({
           code: 'invalid_input_provided',
           message: `Entry type pay, line a: '${broken}' ${NOT_AN_AMOUNT}`,
         });

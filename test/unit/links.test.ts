@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/core/errors.js';
 import {
   checkBatchSize,
   checkName,
@@ -11,20 +10,10 @@ import {
   MAX_TX_DESCRIPTION_LENGTH,
   PRECISION_RANGE,
 } from '../../src/core/links.js';
+import { refusalOf } from '../support/domainErrors.js';
 
 // Names of links, external accounts and custom currencies, and the batch limits of the sync and
 // delete mutations: the resolvers refuse with these exact messages before touching the database.
-
-/** The DomainError a call throws, as plain data, so a test can compare code and message exactly. */
-function refusal(run: () => unknown): { code: string; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('limits of links and custom currencies', () => {
   it('are the values the SDL documents', () => {
@@ -55,7 +44,7 @@ describe('checkName', () => {
 
   it('refuses a blank name, whatever whitespace it is made of', () => {
     for (const blank of ['', ' ', '\t\n', '\u00a0\u2003']) {
-      expect(refusal(() => checkName(blank, 'Custom link'))).toEqual({
+      expect(refusalOf(() => checkName(blank, 'Custom link'))).toEqual({
         code: 'invalid_input_provided',
         message: 'Custom link: the name must not be blank.',
       });
@@ -63,7 +52,7 @@ describe('checkName', () => {
   });
 
   it('refuses a name longer than 256 characters, saying how long it was', () => {
-    expect(refusal(() => checkName('n'.repeat(257), 'Account acc-1'))).toEqual({
+    expect(refusalOf(() => checkName('n'.repeat(257), 'Account acc-1'))).toEqual({
       code: 'invalid_input_provided',
       message: 'Account acc-1: the name has 257 characters; at most 256 are allowed.',
     });
@@ -76,9 +65,9 @@ describe('checkName', () => {
     fc.assert(
       fc.property(fc.oneof(mixed, blank), (name) => {
         if (name.trim() === '') {
-          expect(refusal(() => checkName(name, 'n')).message).toBe('n: the name must not be blank.');
+          expect(refusalOf(() => checkName(name, 'n')).message).toBe('n: the name must not be blank.');
         } else if (name.length > 256) {
-          expect(refusal(() => checkName(name, 'n')).message).toBe(
+          expect(refusalOf(() => checkName(name, 'n')).message).toBe(
             `n: the name has ${name.length} characters; at most 256 are allowed.`,
           );
         } else {
@@ -97,11 +86,11 @@ describe('checkBatchSize', () => {
   });
 
   it('refuses an empty batch and one over the limit, naming the item', () => {
-    expect(refusal(() => checkBatchSize(0, MAX_SYNC_ITEMS, 'account'))).toEqual({
+    expect(refusalOf(() => checkBatchSize(0, MAX_SYNC_ITEMS, 'account'))).toEqual({
       code: 'invalid_input_provided',
       message: 'Give at least one account.',
     });
-    expect(refusal(() => checkBatchSize(101, MAX_DELETE_TXS, 'tx'))).toEqual({
+    expect(refusalOf(() => checkBatchSize(101, MAX_DELETE_TXS, 'tx'))).toEqual({
       code: 'invalid_input_provided',
       message: 'At most 100 txs per call; 101 were given.',
     });

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/core/errors.js';
 import { cursorSigner } from '../../src/core/cursors.js';
 import {
   pageInMemory,
@@ -11,19 +10,10 @@ import {
   type Page,
   type PageArgs,
 } from '../../src/core/pagination.js';
+import { refusalOf } from '../support/domainErrors.js';
 
 const signer = cursorSigner(Buffer.alloc(32, 7));
 const cursors = signer.forList('ledgers', 'wks_a');
-
-/** The refusal `run` throws, or undefined when it throws none. */
-const refusalOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof DomainError ? { code: error.code, message: error.message } : error;
-  }
-  return undefined;
-};
 
 describe('pageRequest', () => {
   it('defaults to 20 forward', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/core/errors.js';
+import { ERROR_CATALOGUE } from '../../src/core/errors.js';
 import {
   checkPlainAmount,
   findPaymentType,
@@ -9,20 +9,10 @@ import {
   PLAIN_AMOUNT_RANGE,
   type SchemaPaymentType,
 } from '../../src/core/payments.js';
+import { refusalOf } from '../support/domainErrors.js';
 
 // createPayment (experimental): a payment type of the ledger's schema, found by name and version,
 // turns flat string parameters into a positive amount; a plain amount must lie in 100..10000000.
-
-/** The DomainError the call throws (the test fails if it throws anything else, or nothing). */
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const paymentType = (
   type: string,
@@ -51,21 +41,21 @@ describe('findPaymentType', () => {
   });
 
   it('refuses an unknown type, an unknown version and an archived version with payment_type_not_found', () => {
-    const archived = refusal(() => findPaymentType(types, 'deposit', 3));
-    expect([archived.code, archived.status, archived.message]).toEqual([
+    const archived = refusalOf(() => findPaymentType(types, 'deposit', 3));
+    expect([archived.code, ERROR_CATALOGUE[archived.code].status, archived.message]).toEqual([
       'payment_type_not_found',
       400,
       "The ledger's schema has no payment type deposit version 3.",
     ]);
     expect(archived.details).toEqual({ type: 'deposit' });
-    expect(refusal(() => findPaymentType(types, 'deposit', 9)).message).toBe(
+    expect(refusalOf(() => findPaymentType(types, 'deposit', 9)).message).toBe(
       "The ledger's schema has no payment type deposit version 9.",
     );
-    expect(refusal(() => findPaymentType(types, 'payout', undefined)).message).toBe(
+    expect(refusalOf(() => findPaymentType(types, 'payout', undefined)).message).toBe(
       "The ledger's schema has no payment type payout in an active version.",
     );
     const onlyArchived = [paymentType('deposit', 1, 'archived')];
-    expect(refusal(() => findPaymentType(onlyArchived, 'deposit', undefined)).code).toBe('payment_type_not_found');
+    expect(refusalOf(() => findPaymentType(onlyArchived, 'deposit', undefined)).code).toBe('payment_type_not_found');
   });
 
   it("leaves the schema's list as it was", () => {
@@ -82,7 +72,7 @@ describe('findPaymentType', () => {
         const list = entries.map((e) => paymentType('deposit', e.version, e.active ? 'active' : 'archived'));
         const activeVersions = entries.filter((e) => e.active).map((e) => e.version);
         if (activeVersions.length === 0) {
-          expect(refusal(() => findPaymentType(list, 'deposit', undefined)).code).toBe('payment_type_not_found');
+          expect(refusalOf(() => findPaymentType(list, 'deposit', undefined)).code).toBe('payment_type_not_found');
         } else {
           expect(findPaymentType(list, 'deposit', undefined).typeVersion).toBe(Math.max(...activeVersions));
         }
@@ -102,7 +92,7 @@ describe('paymentParameters', () => {
 
   it('refuses what is not an object with entry_parameters_invalid', () => {
     for (const given of ['amount=5', 5, true, ['5']]) {
-      const error = refusal(() => paymentParameters(given));
+      const error = refusalOf(() => paymentParameters(given));
       expect([error.code, error.message]).toEqual([
         'entry_parameters_invalid',
         'parameters must be a flat object of strings.',
@@ -119,7 +109,7 @@ describe('paymentParameters', () => {
       [false, 'Payment parameter amount is boolean; payment parameters are strings, nothing nested.'],
     ];
     for (const [value, message] of cases) {
-      const error = refusal(() => paymentParameters({ note: 'ok', amount: value }));
+      const error = refusalOf(() => paymentParameters({ note: 'ok', amount: value }));
       expect([error.code, error.message, error.details]).toEqual([
         'entry_parameters_invalid',
         message,
@@ -138,18 +128,18 @@ describe('paymentAmount', () => {
   });
 
   it('refuses an amount of zero or below with invalid_input_provided', () => {
-    const zero = refusal(() => paymentAmount(paymentType('deposit', 1), { amount: '0' }));
+    const zero = refusalOf(() => paymentAmount(paymentType('deposit', 1), { amount: '0' }));
     expect([zero.code, zero.message]).toEqual([
       'invalid_input_provided',
       'Payment type deposit gives the amount 0; it must be positive.',
     ]);
-    expect(refusal(() => paymentAmount(paymentType('deposit', 1), { amount: '-7' })).message).toBe(
+    expect(refusalOf(() => paymentAmount(paymentType('deposit', 1), { amount: '-7' })).message).toBe(
       'Payment type deposit gives the amount -7; it must be positive.',
     );
   });
 
   it('names a missing parameter with the payment type it belongs to', () => {
-    const error = refusal(() => paymentAmount(paymentType('deposit', 1), {}));
+    const error = refusalOf(() => paymentAmount(paymentType('deposit', 1), {}));
     expect([error.code, error.message, error.details]).toEqual([
       'entry_parameters_invalid',
       'Parameter amount is required by the amount of payment type deposit but was not given.',
@@ -165,7 +155,7 @@ describe('paymentAmount', () => {
         const type = paymentType('deposit', 1, 'active', '{{a}} + {{b}}');
         const parameters = { a: a.toString(), b: b.toString() };
         if (a + b > 0n) expect(paymentAmount(type, parameters)).toBe(a + b);
-        else expect(refusal(() => paymentAmount(type, parameters)).code).toBe('invalid_input_provided');
+        else expect(refusalOf(() => paymentAmount(type, parameters)).code).toBe('invalid_input_provided');
       }),
     );
   });
@@ -177,7 +167,7 @@ describe('checkPlainAmount', () => {
     expect(checkPlainAmount('100')).toBe(100n);
     expect(checkPlainAmount('10000000')).toBe(10_000_000n);
     for (const amount of ['99', '10000001', '0', '-500']) {
-      const error = refusal(() => checkPlainAmount(amount));
+      const error = refusalOf(() => checkPlainAmount(amount));
       expect([error.code, error.message]).toEqual(['invalid_input_provided', 'amount must be from 100 to 10000000.']);
     }
   });
@@ -187,7 +177,7 @@ describe('checkPlainAmount', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }), (value) => {
         if (value >= 100n && value <= 10_000_000n) expect(checkPlainAmount(value.toString())).toBe(value);
-        else expect(refusal(() => checkPlainAmount(value.toString())).code).toBe('invalid_input_provided');
+        else expect(refusalOf(() => checkPlainAmount(value.toString())).code).toBe('invalid_input_provided');
       }),
     );
     fc.assert(

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/core/errors.js';
+import { ERROR_CATALOGUE } from '../../src/core/errors.js';
 import { INT96_MAX } from '../../src/core/money.js';
 import { checkAmount, resolvePrice, resolvePriceUpdate } from '../../src/core/prices.js';
+import { refusalOf } from '../support/domainErrors.js';
 
 // Line-item prices are stored complete (unit price, quantity, amount) and exact: the product is
 // bigint arithmetic at any magnitude up to 2^120 − 1, and every disagreement is a 400 naming where.
@@ -10,17 +11,6 @@ import { checkAmount, resolvePrice, resolvePriceUpdate } from '../../src/core/pr
 const AT = '/body/line_items/0';
 const RANGE_MESSAGE = 'Amounts must be integers within ±(2^120 − 1).';
 const PRICE_MESSAGE = 'The price amount must equal unit_price × quantity.';
-
-/** The DomainError the call throws (the test fails if it throws anything else, or nothing). */
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const quantity = fc.integer({ min: 1, max: 2_147_483_647 });
 // Unit prices small enough that any contract quantity keeps the product within 2^120 − 1.
@@ -42,16 +32,16 @@ describe('checkAmount', () => {
     // Law: every |v| > 2^120 − 1 is refused, whatever its size.
     fc.assert(
       fc.property(fc.bigInt({ min: INT96_MAX + 1n, max: 1n << 200n }), fc.boolean(), (magnitude, negative) => {
-        const error = refusal(() => checkAmount((negative ? -magnitude : magnitude).toString(), '/body/amount'));
-        expect([error.code, error.status]).toEqual(['invalid_amount', 400]);
+        const error = refusalOf(() => checkAmount((negative ? -magnitude : magnitude).toString(), '/body/amount'));
+        expect([error.code, ERROR_CATALOGUE[error.code].status]).toEqual(['invalid_amount', 400]);
       }),
     );
-    const error = refusal(() => checkAmount((INT96_MAX + 1n).toString(), '/body/allocations/2/amount'));
+    const error = refusalOf(() => checkAmount((INT96_MAX + 1n).toString(), '/body/allocations/2/amount'));
     expect(error.message).toBe(RANGE_MESSAGE);
     expect(error.details).toEqual({
       violations: [{ pointer: '/body/allocations/2/amount', message: 'exceeds 2^120 − 1' }],
     });
-    expect(refusal(() => checkAmount((-INT96_MAX - 1n).toString(), '/body/amount')).code).toBe('invalid_amount');
+    expect(refusalOf(() => checkAmount((-INT96_MAX - 1n).toString(), '/body/amount')).code).toBe('invalid_amount');
   });
 });
 
@@ -83,19 +73,23 @@ describe('resolvePrice (new line items)', () => {
   });
 
   it('answers the contract example of a wrong amount with invalid_price at the price object', () => {
-    const error = refusal(() => resolvePrice({ amount: '2600', unit_price: '1250', quantity: 2 }, undefined, AT));
-    expect([error.code, error.status, error.message]).toEqual(['invalid_price', 400, PRICE_MESSAGE]);
+    const error = refusalOf(() => resolvePrice({ amount: '2600', unit_price: '1250', quantity: 2 }, undefined, AT));
+    expect([error.code, ERROR_CATALOGUE[error.code].status, error.message]).toEqual([
+      'invalid_price',
+      400,
+      PRICE_MESSAGE,
+    ]);
     expect(error.details).toEqual({
       violations: [{ pointer: `${AT}/price`, message: 'amount 2600 differs from unit_price × quantity = 2500' }],
     });
     // The deprecated amount is held to the same product.
-    expect(refusal(() => resolvePrice({ unit_price: '1250', quantity: 2 }, '2600', AT)).details).toEqual({
+    expect(refusalOf(() => resolvePrice({ unit_price: '1250', quantity: 2 }, '2600', AT)).details).toEqual({
       violations: [{ pointer: `${AT}/price`, message: 'amount 2600 differs from unit_price × quantity = 2500' }],
     });
   });
 
   it('refuses a price.amount and a deprecated amount that disagree', () => {
-    const error = refusal(() => resolvePrice({ amount: '500' }, '501', AT));
+    const error = refusalOf(() => resolvePrice({ amount: '500' }, '501', AT));
     expect(error.code).toBe('invalid_price');
     expect(error.details).toEqual({
       violations: [{ pointer: `${AT}/price`, message: 'price.amount 500 differs from amount 501' }],
@@ -104,7 +98,7 @@ describe('resolvePrice (new line items)', () => {
 
   it('refuses a line item with no price at all', () => {
     for (const price of [undefined, {}]) {
-      const error = refusal(() => resolvePrice(price, undefined, AT));
+      const error = refusalOf(() => resolvePrice(price, undefined, AT));
       expect(error.code).toBe('invalid_price');
       expect(error.details).toEqual({
         violations: [{ pointer: `${AT}/price`, message: 'give price.amount, or price.unit_price with price.quantity' }],
@@ -115,24 +109,24 @@ describe('resolvePrice (new line items)', () => {
   it('checks each amount for range before any agreement, price.amount first', () => {
     // Range problems are invalid_amount and outrank invalid_price, as the contract orders them.
     const tooBig = (INT96_MAX + 1n).toString();
-    expect(refusal(() => resolvePrice({ amount: tooBig }, '1', AT)).details).toEqual({
+    expect(refusalOf(() => resolvePrice({ amount: tooBig }, '1', AT)).details).toEqual({
       violations: [{ pointer: `${AT}/price/amount`, message: 'exceeds 2^120 − 1' }],
     });
-    expect(refusal(() => resolvePrice({ amount: '1' }, tooBig, AT)).details).toEqual({
+    expect(refusalOf(() => resolvePrice({ amount: '1' }, tooBig, AT)).details).toEqual({
       violations: [{ pointer: `${AT}/amount`, message: 'exceeds 2^120 − 1' }],
     });
-    expect(refusal(() => resolvePrice({ amount: tooBig }, tooBig, AT)).details).toEqual({
+    expect(refusalOf(() => resolvePrice({ amount: tooBig }, tooBig, AT)).details).toEqual({
       violations: [{ pointer: `${AT}/price/amount`, message: 'exceeds 2^120 − 1' }],
     });
     expect(
-      refusal(() => resolvePrice({ amount: '5', unit_price: tooBig, quantity: 1 }, undefined, AT)).details,
+      refusalOf(() => resolvePrice({ amount: '5', unit_price: tooBig, quantity: 1 }, undefined, AT)).details,
     ).toEqual({
       violations: [{ pointer: `${AT}/price/unit_price`, message: 'exceeds 2^120 − 1' }],
     });
   });
 
   it('refuses a product beyond 2^120 − 1 and accepts one exactly at it', () => {
-    const error = refusal(() => resolvePrice({ unit_price: INT96_MAX.toString(), quantity: 2 }, undefined, AT));
+    const error = refusalOf(() => resolvePrice({ unit_price: INT96_MAX.toString(), quantity: 2 }, undefined, AT));
     expect([error.code, error.message]).toEqual(['invalid_amount', RANGE_MESSAGE]);
     expect(error.details).toEqual({
       violations: [{ pointer: `${AT}/price`, message: 'unit_price × quantity exceeds 2^120 − 1' }],
@@ -175,7 +169,7 @@ describe('resolvePrice (new line items)', () => {
       fc.property(unitPrice, quantity, fc.bigInt({ min: 1n, max: 1n << 64n }), (unit, count, off) => {
         const product = unit * BigInt(count);
         const wrong = (product + off).toString();
-        const error = refusal(() =>
+        const error = refusalOf(() =>
           resolvePrice({ amount: wrong, unit_price: unit.toString(), quantity: count }, undefined, AT),
         );
         expect(error.code).toBe('invalid_price');
@@ -201,7 +195,7 @@ describe('resolvePriceUpdate (existing line items)', () => {
       quantity: 3,
       amount: 2700n,
     });
-    const error = refusal(() => resolvePriceUpdate({ amount: '2701', unit_price: '900', quantity: 3 }, ITEM));
+    const error = refusalOf(() => resolvePriceUpdate({ amount: '2701', unit_price: '900', quantity: 3 }, ITEM));
     expect([error.code, error.message]).toEqual(['invalid_price', PRICE_MESSAGE]);
     expect(error.details).toEqual({
       violations: [{ pointer: `${ITEM}/price`, message: 'amount 2701 differs from unit_price × quantity = 2700' }],
@@ -210,14 +204,16 @@ describe('resolvePriceUpdate (existing line items)', () => {
 
   it('checks ranges of unit price, amount and their product', () => {
     const tooBig = (INT96_MAX + 1n).toString();
-    expect(refusal(() => resolvePriceUpdate({ unit_price: tooBig, quantity: 1 }, ITEM)).details).toEqual({
+    expect(refusalOf(() => resolvePriceUpdate({ unit_price: tooBig, quantity: 1 }, ITEM)).details).toEqual({
       violations: [{ pointer: `${ITEM}/price/unit_price`, message: 'exceeds 2^120 − 1' }],
     });
-    expect(refusal(() => resolvePriceUpdate({ amount: tooBig, unit_price: '1', quantity: 1 }, ITEM)).details).toEqual({
-      violations: [{ pointer: `${ITEM}/price/amount`, message: 'exceeds 2^120 − 1' }],
-    });
+    expect(refusalOf(() => resolvePriceUpdate({ amount: tooBig, unit_price: '1', quantity: 1 }, ITEM)).details).toEqual(
+      {
+        violations: [{ pointer: `${ITEM}/price/amount`, message: 'exceeds 2^120 − 1' }],
+      },
+    );
     expect(
-      refusal(() => resolvePriceUpdate({ unit_price: (1n << 119n).toString(), quantity: 2 }, ITEM)).details,
+      refusalOf(() => resolvePriceUpdate({ unit_price: (1n << 119n).toString(), quantity: 2 }, ITEM)).details,
     ).toEqual({
       violations: [{ pointer: `${ITEM}/price`, message: 'unit_price × quantity exceeds 2^120 − 1' }],
     });

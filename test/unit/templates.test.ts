@@ -1,20 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/core/errors.js';
 import { evaluateAmount, parseAmountExpression, renderText } from '../../src/core/templates.js';
+import { refusalOf } from '../support/domainErrors.js';
 
 // Amount templates: any `+`/`-` chain of parameters and literals evaluates to the exact sum of
 // its terms, at any magnitude, and a parameter's value can never smuggle in an operator.
-
-/** The refusal `run` throws, or undefined when it throws none. */
-const refusalOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof DomainError ? { code: error.code, message: error.message, details: error.details } : error;
-  }
-  return undefined;
-};
 
 const term = fc.record({
   negative: fc.boolean(),
