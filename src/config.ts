@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE } from './http/inFlight.js';
-import { DEFAULT_POSTING_GROUPS, type PostingGroupOptions } from './ledger/entries/postingGroups.js';
+import { DEFAULT_POSTING_GROUPS, type PostingGroupOptions } from './ledger/entries/postingGroupOptions.js';
 import {
   DEFAULT_DOCUMENT_LIMITS,
   DOCUMENT_LIMIT_VARIABLES,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedgerInvariants } from '../../src/db/ledgerChecks.js';
-import { GROUP_COMMIT } from '../../src/ledger/entries/postingGroups.js';
+import { GROUP_COMMIT } from '../../src/ledger/entries/postingGroupOptions.js';
 import { gql } from '../support/graphql.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 

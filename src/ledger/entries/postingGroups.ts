@@ -1,25 +1,13 @@
 import { postLedgerEntries, postLedgerEntry, type BalanceRowKey, type PostingOutcome } from '../../db/ledgerEntries.js';
 import type { Sql } from '../../db/sql.js';
 import { groupedEntries, postingGroupsRetried, postingGroupsWritten } from '../../observability/metrics.js';
+import { DEFAULT_POSTING_GROUPS, type PostingGroupOptions } from './postingGroupOptions.js';
 import type { PreparedEntry } from './prepareEntry.js';
 
 // Group commit: entries that arrive while earlier groups are being written wait for the next
 // group, which posts them all in one statement and one commit (one WAL flush instead of one per
 // entry). Each entry keeps the answer it would get alone; a group that fails as a whole (an
 // error that is not a refusal of one entry) is posted again entry by entry.
-
-export type PostingGroupOptions = {
-  /** Entries in one group at most (each runs in its own subtransaction: PostgreSQL caches 64 per transaction). */
-  maxEntries: number;
-  /** Groups being written at once; the next group forms while they are. */
-  maxInFlight: number;
-};
-
-// Off by default (groups of one post as before, without the queue): on this 2-core machine group
-// commit measured slower than one entry per commit (bench/results/ledger-post.md).
-export const DEFAULT_POSTING_GROUPS: PostingGroupOptions = { maxEntries: 1, maxInFlight: 4 };
-/** What `POSTING_GROUP_MAX_ENTRIES=64` turns on; the tests of group commit use it. */
-export const GROUP_COMMIT: PostingGroupOptions = { maxEntries: 64, maxInFlight: 4 };
 
 export type PostingGroups = {
   /** Posts the entry with the next group; answers its own outcome. */
