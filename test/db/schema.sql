@@ -670,29 +670,24 @@ begin
   if jsonb_path_exists(p_conditions, '$[*] ? (exists(@.totalPrecondition) || exists(@.totalPostcondition))') then
     perform lock_for_total_conditions(p_workspace_id, p_ledger_id, p_conditions, p_account_ids, p_currencies);
   end if;
-  -- Every row this entry will update under a lock (its strong accounts' and the bounded ones),
-  -- created if need be and locked now, in one global order, before any condition reads one.
-  with locked as (
-    select t.account_id, t.currency from unnest(p_account_ids, p_currencies) as t(account_id, currency)
-    join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = t.account_id
-    where coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual'
-    union
-    select c.value->>'accountId', c.value->>'currency' from jsonb_array_elements(p_conditions) c
+  -- Every row this entry will update under a lock, by apply_balance_deltas' rule (lines of strong
+  -- accounts and of bounded accounts, every currency), and each bounded pair: created or locked in
+  -- one pass, in one global order, before any condition reads one. DO UPDATE ... WHERE false locks
+  -- an existing row without writing a new version of it.
+  with bounded as (
+    select c.value->>'accountId' as account_id, c.value->>'currency' as currency from jsonb_array_elements(p_conditions) c
     where c.value ? 'precondition' or c.value ? 'postcondition'
-  )
-  insert into ledger_account_balances (workspace_id, account_id, currency)
-  select p_workspace_id, l.account_id, l.currency from locked l order by l.account_id, l.currency
-  on conflict do nothing;
-  perform 1 from ledger_account_balances b
-  where b.workspace_id = p_workspace_id and (b.account_id, b.currency) in (
+  ), locked as (
     select t.account_id, t.currency from unnest(p_account_ids, p_currencies) as t(account_id, currency)
     join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = t.account_id
     where coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual'
+       or t.account_id in (select k.account_id from bounded k)
     union
-    select c.value->>'accountId', c.value->>'currency' from jsonb_array_elements(p_conditions) c
-    where c.value ? 'precondition' or c.value ? 'postcondition')
-  order by b.account_id, b.currency
-  for update;
+    select k.account_id, k.currency from bounded k
+  )
+  insert into ledger_account_balances as b (workspace_id, account_id, currency)
+  select p_workspace_id, l.account_id, l.currency from locked l order by l.account_id, l.currency
+  on conflict (workspace_id, account_id, currency) do update set line_count = b.line_count where false;
 
   for v_condition in select value from jsonb_array_elements(p_conditions) order by (value->>'index')::integer loop
     if v_condition ? 'precondition' or v_condition ? 'postcondition' then
@@ -706,8 +701,8 @@ begin
       select coalesce(sum(t.amount), 0) into v_delta
       from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
       where t.account_id = v_condition->>'accountId' and t.currency = v_condition->>'currency';
-      if not (condition_holds(v_before, v_condition->'precondition')
-              and condition_holds(v_before + v_delta, v_condition->'postcondition')) then
+      if v_before is null or not coalesce(condition_holds(v_before, v_condition->'precondition')
+                                          and condition_holds(v_before + v_delta, v_condition->'postcondition'), false) then
         return (v_condition->>'index')::integer;
       end if;
     end if;
@@ -718,8 +713,8 @@ begin
       join ledger_accounts root on root.workspace_id = p_workspace_id and root.id = v_condition->>'accountId'
       join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = t.account_id
       where t.currency = v_condition->>'currency' and (a.id = root.id or a.path like like_prefix(root.path) || '/%');
-      if not (condition_holds(v_before, v_condition->'totalPrecondition')
-              and condition_holds(v_before + v_delta, v_condition->'totalPostcondition')) then
+      if v_before is null or not coalesce(condition_holds(v_before, v_condition->'totalPrecondition')
+                                          and condition_holds(v_before + v_delta, v_condition->'totalPostcondition'), false) then
         return (v_condition->>'index')::integer;
       end if;
     end if;
@@ -858,22 +853,13 @@ AS $function$
 declare
   v_entry jsonb;
   v_ordinal bigint;
-  v_key record;
 begin
-  insert into ledger_account_balances (workspace_id, account_id, currency)
+  -- Created or locked in one pass, in one global order (DO UPDATE ... WHERE false locks without writing).
+  insert into ledger_account_balances as b (workspace_id, account_id, currency)
   select t.workspace_id, t.account_id, t.currency
   from unnest(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies) as t(workspace_id, account_id, currency)
   order by t.account_id, t.currency
-  on conflict do nothing;
-  -- Row by row through the primary key: a join would let the planner scan the whole (often
-  -- bloated) balance table for a handful of rows.
-  for v_key in select t.workspace_id, t.account_id, t.currency
-               from unnest(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies) as t(workspace_id, account_id, currency)
-               order by t.account_id, t.currency loop
-    perform 1 from ledger_account_balances b
-    where b.workspace_id = v_key.workspace_id and b.account_id = v_key.account_id and b.currency = v_key.currency
-    for update;
-  end loop;
+  on conflict (workspace_id, account_id, currency) do update set line_count = b.line_count where false;
 
   for v_entry, v_ordinal in select e.value, e.ordinality from jsonb_array_elements(p_entries) with ordinality as e loop
     return query
@@ -891,6 +877,11 @@ begin
         jsonb_text_array(v_entry->'descriptions'),
         v_entry->'lineTags') p;
   end loop;
+  -- Rows created only to be locked for entries that were refused or replayed, still empty: gone.
+  delete from ledger_account_balances b
+  using unnest(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies) as t(workspace_id, account_id, currency)
+  where b.workspace_id = t.workspace_id and b.account_id = t.account_id and b.currency = t.currency
+    and b.own_balance = 0 and b.line_count = 0 and b.xmin = xid(pg_current_xact_id());
 end
 $function$;
 

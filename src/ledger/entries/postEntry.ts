@@ -1,5 +1,6 @@
 import { accountIdsByPath, insertLedgerAccounts, lockLedgerAccountCreation } from '../../db/ledgerAccounts.js';
 import { lockBalances, postLedgerEntry, type EntryPosting, type PostingOutcome } from '../../db/ledgerEntries.js';
+import { retryingDeadlocks } from '../../db/deadlocks.js';
 import { transaction } from '../../db/rollback.js';
 import type { Db, Sql } from '../../db/sql.js';
 import type { PreparedEntry } from './prepareEntry.js';
@@ -45,7 +46,7 @@ async function createPlannedAccounts(trx: Db, prepared: PreparedEntry): Promise<
 }
 
 export async function postPrepared(sql: Sql, prepared: PreparedEntry): Promise<PostingOutcome> {
-  if (prepared.newAccounts.length === 0) return postLedgerEntry(sql, prepared.posting);
+  if (prepared.newAccounts.length === 0) return retryingDeadlocks(() => postLedgerEntry(sql, prepared.posting));
   const result = await postAll(sql, [prepared], () => false);
   return 'refused' in result ? result.outcome : result.outcomes[0];
 }
@@ -75,7 +76,7 @@ export async function postAll(
         );
       }
       const settled = await Promise.allSettled(postings.map((posting) => postLedgerEntry(trx, posting)));
-      // After a failed condition the statements behind it fail as "transaction aborted": report the cause.
+      // The first refused entry is the batch's answer (all or nothing): report it.
       const failed = settled.findIndex((result) => result.status === 'fulfilled' && 'failedCondition' in result.value);
       if (failed !== -1)
         refuse({ refused: failed, outcome: (settled[failed] as PromiseFulfilledResult<PostingOutcome>).value });
@@ -98,18 +99,4 @@ export async function postAll(
  */
 export async function postWithin(trx: Db, prepared: PreparedEntry): Promise<PostingOutcome> {
   return postLedgerEntry(trx, await createPlannedAccounts(trx, prepared));
-}
-
-/**
- * Runs the transaction again when PostgreSQL chose it as a deadlock victim (40P01), which rolled
- * it back whole. Locks are taken in one global order, so this is a safety net, not a path.
- */
-async function retryingDeadlocks<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run();
-    } catch (error) {
-      if (attempt >= attempts || (error as { code?: string }).code !== '40P01') throw error;
-    }
-  }
 }

@@ -1,4 +1,5 @@
 import { postLedgerEntries, postLedgerEntry, type BalanceRowKey, type PostingOutcome } from '../../db/ledgerEntries.js';
+import { retryingDeadlocks } from '../../db/deadlocks.js';
 import type { Sql } from '../../db/sql.js';
 import { groupedEntries, postingGroupsRetried, postingGroupsWritten } from '../../observability/metrics.js';
 import { DEFAULT_POSTING_GROUPS, type PostingGroupOptions } from './postingGroupOptions.js';
@@ -69,12 +70,13 @@ export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_P
         group.map((item) => item.prepared),
       );
       group.forEach((item, index) => item.resolve(outcomes[index]));
-    } catch (error) {
+    } catch {
       postingGroupsRetried.inc();
-      if (process.env.DEBUG_GROUPS) console.error(error);
       // Something failed the whole statement (a balance out of range, a deadlock): each entry alone.
       await Promise.all(
-        group.map((item) => postLedgerEntry(sql, item.prepared.posting).then(item.resolve, item.reject)),
+        group.map((item) =>
+          retryingDeadlocks(() => postLedgerEntry(sql, item.prepared.posting)).then(item.resolve, item.reject),
+        ),
       );
     } finally {
       inFlight--;
@@ -84,7 +86,7 @@ export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_P
 
   return {
     post(prepared) {
-      if (options.maxEntries === 1) return postLedgerEntry(sql, prepared.posting);
+      if (options.maxEntries === 1) return retryingDeadlocks(() => postLedgerEntry(sql, prepared.posting));
       return new Promise<PostingOutcome>((resolve, reject) => {
         waiting.push({ prepared, resolve, reject });
         schedule();
@@ -94,7 +96,7 @@ export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_P
 }
 
 async function postGroup(sql: Sql, prepared: readonly PreparedEntry[]): Promise<PostingOutcome[]> {
-  if (prepared.length === 1) return [await postLedgerEntry(sql, prepared[0].posting)];
+  if (prepared.length === 1) return [await retryingDeadlocks(() => postLedgerEntry(sql, prepared[0].posting))];
   const locks = new Map<string, BalanceRowKey>();
   for (const key of prepared.flatMap(lockedBalanceRows)) locks.set(`${key.accountId}\u0000${key.currency}`, key);
   return postLedgerEntries(
