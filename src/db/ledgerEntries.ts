@@ -352,19 +352,14 @@ export async function lockBalances(
   );
   const accounts = unique.map((pair) => pair.accountId);
   const currencies = unique.map((pair) => pair.currency);
-  await db`
-    /* createBalanceRows */
-    insert into ledger_account_balances (workspace_id, account_id, currency)
-    select ${workspaceId}, t.account_id, t.currency from unnest(${accounts}::text[], ${currencies}::text[]) as t(account_id, currency)
-    order by t.account_id, t.currency
-    on conflict do nothing`;
+  // One ordered pass that creates or locks each row (DO UPDATE ... WHERE false locks without
+  // writing): creating some rows first and locking the others after could deadlock.
   await db`
     /* lockBalances */
-    select 1 from ledger_account_balances b
-    join unnest(${accounts}::text[], ${currencies}::text[]) as t(account_id, currency)
-      on b.workspace_id = ${workspaceId} and b.account_id = t.account_id and b.currency = t.currency
-    order by b.account_id, b.currency
-    for update of b`;
+    insert into ledger_account_balances as b (workspace_id, account_id, currency)
+    select ${workspaceId}, t.account_id, t.currency from unnest(${accounts}::text[], ${currencies}::text[]) as t(account_id, currency)
+    order by t.account_id, t.currency
+    on conflict (workspace_id, account_id, currency) do update set line_count = b.line_count where false`;
 }
 
 /** Replaces the tags of the entry's lines given by id; answers the ids it changed. */

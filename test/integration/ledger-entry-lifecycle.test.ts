@@ -239,6 +239,31 @@ describe('addLedgerEntries', () => {
     entry: { ledger, lines: lines('bank', 'bob', amount), ...extra },
   });
 
+  it('takes no balance lock for eventual accounts: a batch posts while their rows are held', async () => {
+    const accounts = await server.db.sql<{ id: string }[]>`
+      select id from ledger_accounts where workspace_id = ${workspace.workspaceId} and path in ('bank', 'bob')`;
+    const holder = await server.db.sql.reserve();
+    try {
+      await holder`begin`;
+      // Creates or locks both rows, as a posting that updates them under a lock would.
+      await holder`
+        insert into ledger_account_balances as b (workspace_id, account_id, currency)
+        select ${workspace.workspaceId}, t.id, 'USD' from unnest(${accounts.map((row) => row.id)}::text[]) as t(id)
+        order by t.id
+        on conflict (workspace_id, account_id, currency) do update set line_count = b.line_count where false`;
+      const answer = await Promise.race([
+        call(BATCH, { entries: [item('unlocked-1', '3'), item('unlocked-2', '4')] }),
+        new Promise((resolve) => setTimeout(() => resolve('blocked'), 5000)),
+      ]);
+      expect((answer as { data: { addLedgerEntries: { __typename: string } } }).data.addLedgerEntries.__typename).toBe(
+        'AddLedgerEntriesResult',
+      );
+    } finally {
+      await holder`rollback`;
+      holder.release();
+    }
+  });
+
   it('posts every entry in order, and a retry reports each replay', async () => {
     const first = (await call(BATCH, { entries: [item('b-1', '7'), item('b-2', '8')] })).data.addLedgerEntries;
     expect(

@@ -3,6 +3,7 @@ import { lockBalances, postLedgerEntry, type EntryPosting, type PostingOutcome }
 import { retryingDeadlocks } from '../../db/deadlocks.js';
 import { transaction } from '../../db/rollback.js';
 import type { Db, Sql } from '../../db/sql.js';
+import { lockedBalanceRows } from './balanceLocks.js';
 import type { PreparedEntry } from './prepareEntry.js';
 
 // Posting prepared entries. The common case is one statement. An entry that names template
@@ -67,14 +68,11 @@ export async function postAll(
     transaction(sql, async (trx, refuse: (refusal: Refused) => never) => {
       const postings: EntryPosting[] = [];
       for (const entry of prepared) postings.push(await createPlannedAccounts(trx, entry));
-      // Several entries in one transaction: take every balance lock first, in the global order.
-      if (postings.length > 1) {
-        await lockBalances(
-          trx,
-          postings[0].workspaceId,
-          postings.flatMap((posting) => posting.lines),
-        );
-      }
+      // Several entries in one transaction: take every balance lock they need first, in the global
+      // order (rows of eventual accounts take none: their deltas are queued).
+      const locks =
+        postings.length > 1 ? prepared.flatMap((entry, index) => lockedBalanceRows(entry, postings[index])) : [];
+      if (locks.length > 0) await lockBalances(trx, postings[0].workspaceId, locks);
       const settled = await Promise.allSettled(postings.map((posting) => postLedgerEntry(trx, posting)));
       // The first refused entry is the batch's answer (all or nothing): report it.
       const failed = settled.findIndex((result) => result.status === 'fulfilled' && 'failedCondition' in result.value);

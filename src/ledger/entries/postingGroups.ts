@@ -3,6 +3,7 @@ import { retryingDeadlocks } from '../../db/deadlocks.js';
 import type { Sql } from '../../db/sql.js';
 import { groupedEntries, postingGroupsRetried, postingGroupsWritten } from '../../observability/metrics.js';
 import { DEFAULT_POSTING_GROUPS, type PostingGroupOptions } from './postingGroupOptions.js';
+import { lockedBalanceRows } from './balanceLocks.js';
 import type { PreparedEntry } from './prepareEntry.js';
 
 // Group commit: entries that arrive while earlier groups are being written wait for the next
@@ -27,19 +28,6 @@ export function groupable(prepared: PreparedEntry): boolean {
     prepared.newAccounts.length === 0 &&
     prepared.posting.conditions.every((condition) => !condition.totalPrecondition && !condition.totalPostcondition)
   );
-}
-
-/** The balance rows the entry updates under a lock: its strong accounts' and those its conditions bound. */
-export function lockedBalanceRows(prepared: PreparedEntry): BalanceRowKey[] {
-  const { workspaceId } = prepared.posting;
-  const bounded = new Set(prepared.posting.conditions.map((condition) => condition.accountId));
-  return prepared.posting.lines
-    .filter(
-      (line) =>
-        bounded.has(line.accountId) ||
-        prepared.accounts.get(line.accountId)?.consistency.ownBalanceUpdates !== 'eventual',
-    )
-    .map((line) => ({ workspaceId, accountId: line.accountId, currency: line.currency }));
 }
 
 export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_POSTING_GROUPS): PostingGroups {
@@ -98,7 +86,8 @@ export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_P
 async function postGroup(sql: Sql, prepared: readonly PreparedEntry[]): Promise<PostingOutcome[]> {
   if (prepared.length === 1) return [await retryingDeadlocks(() => postLedgerEntry(sql, prepared[0].posting))];
   const locks = new Map<string, BalanceRowKey>();
-  for (const key of prepared.flatMap(lockedBalanceRows)) locks.set(`${key.accountId}\u0000${key.currency}`, key);
+  for (const key of prepared.flatMap((entry) => lockedBalanceRows(entry)))
+    locks.set(`${key.accountId}\u0000${key.currency}`, key);
   return postLedgerEntries(
     sql,
     prepared.map((entry) => entry.posting),
