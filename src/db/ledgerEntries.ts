@@ -329,7 +329,7 @@ export async function setEntryLabels(
 }
 
 /**
- * Locks the balance rows of every (account, currency) a multi-entry transaction will touch, in
+ * Locks the balance rows a multi-entry transaction will update under a lock (lock_balance_rows), in
  * the one global order single postings use, creating missing rows at zero: a transaction that
  * holds all its locks before its first posting can never deadlock with another.
  */
@@ -338,28 +338,10 @@ export async function lockBalances(
   workspaceId: string,
   pairs: readonly { accountId: string; currency: string }[],
 ): Promise<void> {
-  const unique = [...new Map(pairs.map((pair) => [`${pair.accountId}\u0000${pair.currency}`, pair])).values()].sort(
-    (a, b) =>
-      a.accountId < b.accountId
-        ? -1
-        : a.accountId > b.accountId
-          ? 1
-          : a.currency < b.currency
-            ? -1
-            : a.currency > b.currency
-              ? 1
-              : 0,
-  );
-  const accounts = unique.map((pair) => pair.accountId);
-  const currencies = unique.map((pair) => pair.currency);
-  // One ordered pass that creates or locks each row (DO UPDATE ... WHERE false locks without
-  // writing): creating some rows first and locking the others after could deadlock.
   await db`
     /* lockBalances */
-    insert into ledger_account_balances as b (workspace_id, account_id, currency)
-    select ${workspaceId}, t.account_id, t.currency from unnest(${accounts}::text[], ${currencies}::text[]) as t(account_id, currency)
-    order by t.account_id, t.currency
-    on conflict (workspace_id, account_id, currency) do update set line_count = b.line_count where false`;
+    select lock_balance_rows(${pairs.map(() => workspaceId)}::text[], ${pairs.map((pair) => pair.accountId)}::text[],
+                             ${pairs.map((pair) => pair.currency)}::text[])`;
 }
 
 /** Replaces the tags of the entry's lines given by id; answers the ids it changed. */

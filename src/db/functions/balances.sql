@@ -1,4 +1,4 @@
--- Balances: applying a posting's deltas, folding the queue into the buckets, total balances,
+-- Balances: locking and tidying balance rows, applying a posting's deltas, folding the queue into the buckets, total balances,
 -- and rebuilding balances and history from the lines. The tables and how they fit are
 -- described in the baseline migration (ledger_account_balances, ledger_balance_buckets,
 -- ledger_balance_queue).
@@ -27,6 +27,30 @@ language sql stable as $$
        + coalesce((select sum(q.amount) from ledger_balance_queue q
                    where q.workspace_id = p_workspace_id and q.currency = p_currency and q.account_id in (select id from subtree)
                      and not q.balance_applied), 0)
+$$;
+
+-- Creates or locks balance rows in one pass, in the one global order (account, currency) every
+-- posting uses: creating some rows first and locking the others after could deadlock two
+-- postings. DO UPDATE ... WHERE false locks an existing row without writing a new version of it.
+create or replace function lock_balance_rows(p_workspace_ids text[], p_account_ids text[], p_currencies text[]) returns void
+language sql as $$
+  insert into ledger_account_balances as b (workspace_id, account_id, currency)
+  select distinct t.workspace_id, t.account_id, t.currency
+  from unnest(p_workspace_ids, p_account_ids, p_currencies) as t(workspace_id, account_id, currency)
+  order by t.account_id, t.currency
+  on conflict (workspace_id, account_id, currency) do update set line_count = b.line_count where false
+$$;
+
+-- Removes those of the given balance rows that this transaction created and left empty (created
+-- only to be locked for a posting that was then refused or replayed): an empty row would list a
+-- zero balance. Rows it only locked keep their xmin, so they stay.
+create or replace function remove_unused_balance_rows(p_workspace_ids text[], p_account_ids text[], p_currencies text[])
+returns void
+language sql as $$
+  delete from ledger_account_balances b
+  using unnest(p_workspace_ids, p_account_ids, p_currencies) as t(workspace_id, account_id, currency)
+  where b.workspace_id = t.workspace_id and b.account_id = t.account_id and b.currency = t.currency
+    and b.own_balance = 0 and b.line_count = 0 and b.xmin = xid(pg_current_xact_id())
 $$;
 
 -- Applies one entry's lines (all posted at p_posted): every delta is queued for the buckets;

@@ -31,23 +31,18 @@ begin
     perform pg_advisory_xact_lock(v_key);
   end loop;
 
-  insert into ledger_account_balances (workspace_id, account_id, currency)
-  select p_workspace_id, t.account_id, t.currency from unnest(p_account_ids, p_currencies) as t(account_id, currency)
-  order by t.account_id, t.currency
-  on conflict do nothing;
-
-  perform 1 from ledger_account_balances b
-  where b.workspace_id = p_workspace_id and (
-    (b.account_id, b.currency) in (select * from unnest(p_account_ids, p_currencies))
-    or (b.account_id, b.currency) in (
-      select a.id, c.value->>'currency'
-      from jsonb_array_elements(p_conditions) c
-      join ledger_accounts root on root.workspace_id = p_workspace_id and root.id = c.value->>'accountId'
-      join ledger_accounts a on a.workspace_id = p_workspace_id and a.ledger_id = p_ledger_id
-        and (a.id = root.id or a.path like like_prefix(root.path) || '/%')
-      where c.value ? 'totalPrecondition' or c.value ? 'totalPostcondition'))
-  order by b.account_id, b.currency
-  for update;
+  perform lock_balance_rows(array_agg(p_workspace_id), array_agg(k.account_id), array_agg(k.currency))
+  from (
+    select t.account_id, t.currency from unnest(p_account_ids, p_currencies) as t(account_id, currency)
+    union
+    select b.account_id, b.currency
+    from jsonb_array_elements(p_conditions) c
+    join ledger_accounts root on root.workspace_id = p_workspace_id and root.id = c.value->>'accountId'
+    join ledger_accounts a on a.workspace_id = p_workspace_id and a.ledger_id = p_ledger_id
+      and (a.id = root.id or a.path like like_prefix(root.path) || '/%')
+    join ledger_account_balances b on b.workspace_id = p_workspace_id and b.account_id = a.id and b.currency = c.value->>'currency'
+    where c.value ? 'totalPrecondition' or c.value ? 'totalPostcondition'
+  ) k;
 end
 $$;
 
@@ -68,23 +63,21 @@ begin
     perform lock_for_total_conditions(p_workspace_id, p_ledger_id, p_conditions, p_account_ids, p_currencies);
   end if;
   -- Every row this entry will update under a lock, by apply_balance_deltas' rule (lines of strong
-  -- accounts and of bounded accounts, every currency), and each bounded pair: created or locked in
-  -- one pass, in one global order, before any condition reads one. DO UPDATE ... WHERE false locks
-  -- an existing row without writing a new version of it.
-  with bounded as (
-    select c.value->>'accountId' as account_id, c.value->>'currency' as currency from jsonb_array_elements(p_conditions) c
-    where c.value ? 'precondition' or c.value ? 'postcondition'
-  ), locked as (
+  -- accounts and of bounded accounts, every currency), and each bounded pair, before any
+  -- condition reads one.
+  perform lock_balance_rows(array_agg(p_workspace_id), array_agg(l.account_id), array_agg(l.currency))
+  from (
+    with bounded as (
+      select c.value->>'accountId' as account_id, c.value->>'currency' as currency from jsonb_array_elements(p_conditions) c
+      where c.value ? 'precondition' or c.value ? 'postcondition'
+    )
     select t.account_id, t.currency from unnest(p_account_ids, p_currencies) as t(account_id, currency)
     join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = t.account_id
     where coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual'
        or t.account_id in (select k.account_id from bounded k)
     union
     select k.account_id, k.currency from bounded k
-  )
-  insert into ledger_account_balances as b (workspace_id, account_id, currency)
-  select p_workspace_id, l.account_id, l.currency from locked l order by l.account_id, l.currency
-  on conflict (workspace_id, account_id, currency) do update set line_count = b.line_count where false;
+  ) l;
 
   for v_condition in select value from jsonb_array_elements(p_conditions) order by (value->>'index')::integer loop
     if v_condition ? 'precondition' or v_condition ? 'postcondition' then
@@ -168,14 +161,13 @@ begin
     v_failed := failed_condition(p_workspace_id, p_ledger_id, p_conditions, p_account_ids, p_currencies, p_amounts);
     if v_failed is not null then
       delete from ledger_entries where workspace_id = p_workspace_id and id = p_entry_id;
-      -- The balance rows this transaction created only to lock them, still empty: gone, so a refused
-      -- entry leaves no trace (an empty row would list a zero balance).
-      delete from ledger_account_balances b
-      where b.workspace_id = p_workspace_id and b.own_balance = 0 and b.line_count = 0 and b.xmin = xid(pg_current_xact_id())
-        and (b.account_id, b.currency) in (
-          select t.account_id, t.currency from unnest(p_account_ids, p_currencies) as t(account_id, currency)
-          union
-          select c.value->>'accountId', c.value->>'currency' from jsonb_array_elements(p_conditions) c);
+      -- The balance rows created only to lock them go too: a refused entry leaves no trace.
+      perform remove_unused_balance_rows(array_agg(p_workspace_id), array_agg(k.account_id), array_agg(k.currency))
+      from (
+        select t.account_id, t.currency from unnest(p_account_ids, p_currencies) as t(account_id, currency)
+        union
+        select c.value->>'accountId', c.value->>'currency' from jsonb_array_elements(p_conditions) c
+      ) k;
       return query select null::text, null::text, false, null::timestamptz, null::integer, v_failed;
       return;
     end if;
@@ -255,12 +247,7 @@ declare
   v_entry jsonb;
   v_ordinal bigint;
 begin
-  -- Created or locked in one pass, in one global order (DO UPDATE ... WHERE false locks without writing).
-  insert into ledger_account_balances as b (workspace_id, account_id, currency)
-  select t.workspace_id, t.account_id, t.currency
-  from unnest(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies) as t(workspace_id, account_id, currency)
-  order by t.account_id, t.currency
-  on conflict (workspace_id, account_id, currency) do update set line_count = b.line_count where false;
+  perform lock_balance_rows(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies);
 
   for v_entry, v_ordinal in select e.value, e.ordinality from jsonb_array_elements(p_entries) with ordinality as e loop
     return query
@@ -278,10 +265,7 @@ begin
         jsonb_text_array(v_entry->'descriptions'),
         v_entry->'lineTags') p;
   end loop;
-  -- Rows created only to be locked for entries that were refused or replayed, still empty: gone.
-  delete from ledger_account_balances b
-  using unnest(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies) as t(workspace_id, account_id, currency)
-  where b.workspace_id = t.workspace_id and b.account_id = t.account_id and b.currency = t.currency
-    and b.own_balance = 0 and b.line_count = 0 and b.xmin = xid(pg_current_xact_id());
+  -- Rows created only to be locked for entries that were refused or replayed: gone.
+  perform remove_unused_balance_rows(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies);
 end
 $$;
