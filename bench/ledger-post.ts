@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { ensureDatabase } from '../src/db/database.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
-import { postLedgerEntry } from '../src/db/ledgerEntries.js';
+import { postLedgerEntries, postLedgerEntry, type EntryPosting } from '../src/db/ledgerEntries.js';
 import { migrate } from '../src/db/migrate.js';
 import { connect, type Sql } from '../src/db/sql.js';
 import { newId } from '../src/core/ids.js';
@@ -20,6 +20,7 @@ import { startTally, stopTally } from '../test/support/tallyProcess.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const POOL = 10;
 const ACCOUNTS = 10_000;
+const SEED_ENTRIES = 20_000;
 // Balances updated in the posting's transaction, the path this benchmark has always measured;
 // bench/ledger-balances.ts compares it with eventual updates.
 const STRONG = '{ ownBalanceUpdates: strong, totalBalanceUpdates: strong }';
@@ -36,6 +37,13 @@ type Figures = {
   machineIdlePercent?: number;
   /** Where Tally's database backends were, sampled every 20 ms: the top states and wait events. */
   backendWaits?: string;
+  /** WAL written per entry (pg_walinspect: every record between the phase's first and last LSN, the fold's included). */
+  walBytesPerEntry?: number;
+  walRecordsPerEntry?: number;
+  /** WAL records per entry by resource manager, the five most frequent. */
+  walRecordsByKind?: string;
+  /** Top-level statements per entry (pg_stat_statements), the fold's and the benchmark's own excluded: round trips. */
+  statementsPerEntry?: number;
 };
 type Scenario = { name: string; clients: number; ledger: string; pick: (random: () => number) => [string, string] };
 
@@ -79,6 +87,12 @@ function sampleBackends(sql: Sql): () => Promise<string> {
           and pid <> pg_backend_pid() group by 1`;
       samples++;
       for (const row of rows) counts.set(row.what, (counts.get(row.what) ?? 0) + row.n);
+      if (process.env.BENCH_SLOW) {
+        const slow =
+          await sql`select pid, backend_type, state, wait_event_type, wait_event, now() - query_start as age, pg_blocking_pids(pid) as blockers, left(query, 80) as q
+          from pg_stat_activity where state <> 'idle' and now() - query_start > interval '1 second' and pid <> pg_backend_pid()`;
+        for (const row of slow) console.log('SLOW', JSON.stringify(row));
+      }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
@@ -90,6 +104,45 @@ function sampleBackends(sql: Sql): () => Promise<string> {
       .slice(0, 4)
       .map(([what, n]) => `${what} ${(n / samples).toFixed(1)}`)
       .join(', ');
+  };
+}
+
+type DatabaseFigures = Pick<
+  Figures,
+  'walBytesPerEntry' | 'walRecordsPerEntry' | 'walRecordsByKind' | 'statementsPerEntry'
+>;
+
+/** Starts counting WAL (pg_walinspect, between two LSNs) and statements; the function returned answers them per entry. */
+async function databaseCounters(sql: Sql): Promise<(entries: number) => Promise<DatabaseFigures>> {
+  await sql`select pg_stat_statements_reset()`;
+  const [{ start }] = await sql<{ start: string }[]>`select pg_current_wal_flush_lsn()::text as start`;
+  return async (entries) => {
+    const kinds = await sql<{ kind: string; records: string; bytes: string }[]>`
+      select resource_manager as kind, sum(count)::text as records, sum(combined_size)::text as bytes
+      from pg_get_wal_stats(${start}::pg_lsn, pg_current_wal_flush_lsn()) group by 1 order by sum(count) desc`;
+    const [statements] = await sql<{ calls: string }[]>`
+      select coalesce(sum(calls), 0)::text as calls from pg_stat_statements
+      where toplevel and query not like '%fold_ledger_balance_queue%' and query not like '%pg_stat%'
+        and query not like '%pg_get_wal_stats%' and query not like '%pg_current_wal%'
+        and dbid = (select oid from pg_database where datname = current_database())`;
+    if (process.env.BENCH_STATEMENTS) {
+      const top = await sql<{ calls: string; ms: string; query: string }[]>`
+        select calls::text, round(total_exec_time::numeric, 1)::text as ms,
+               left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 140) as query
+        from pg_stat_statements order by total_exec_time desc limit 12`;
+      for (const row of top) console.log(`    ${row.calls} calls, ${row.ms} ms: ${row.query}`);
+    }
+    const per = (value: number) => (entries > 0 ? Math.round((value / entries) * 10) / 10 : 0);
+    const total = (key: 'records' | 'bytes') => kinds.reduce((sum, kind) => sum + Number(kind[key]), 0);
+    return {
+      walBytesPerEntry: Math.round(per(total('bytes'))),
+      walRecordsPerEntry: per(total('records')),
+      walRecordsByKind: kinds
+        .slice(0, 5)
+        .map((kind) => `${kind.kind} ${per(Number(kind.records))}`)
+        .join(', '),
+      statementsPerEntry: per(Number(statements.calls)),
+    };
   };
 }
 
@@ -133,6 +186,7 @@ async function overHttp(sql: Sql, baseUrl: string, token: string, pid: number, s
   const rss: number[] = [];
   const deadline = performance.now() + SECONDS * 1000;
   const sampler = setInterval(() => rss.push(rssMiB(pid)), 500);
+  const counted = await databaseCounters(sql);
   const cpuBefore = cpuSeconds(pid);
   const machineBefore = machineTimes();
   const stopSampling = sampleBackends(sql);
@@ -176,6 +230,7 @@ async function overHttp(sql: Sql, baseUrl: string, token: string, pid: number, s
   const serverCpuPercent = Math.round(((cpuSeconds(pid) - cpuBefore) / SECONDS) * 100);
   return {
     ...summarize(latencies, errors, SECONDS),
+    ...(await counted(latencies.length - errors)),
     serverRssMiB: Math.max(...rss),
     serverCpuPercent,
     machineIdlePercent,
@@ -193,6 +248,7 @@ async function direct(
 ): Promise<Figures> {
   const latencies: number[] = [];
   let errors = 0;
+  const counted = await databaseCounters(sql);
   const deadline = performance.now() + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: scenario.clients }, async (_, client) => {
@@ -202,41 +258,10 @@ async function direct(
         const [from, to] = scenario.pick(random);
         const started = performance.now();
         try {
-          await postLedgerEntry(sql, {
-            workspaceId,
-            ledgerId,
-            entryId: newId('ent'),
-            ik: `direct-${scenario.name}-${client}-${n}`,
-            requestHash: 'bench',
-            type: null,
-            typeVersion: null,
-            parameters: null,
-            posted: new Date().toISOString(),
-            description: null,
-            tags: [],
-            groups: [],
-            conditions: [],
-            lines: [
-              {
-                id: newId('line'),
-                accountId: ids.get(from)!,
-                currency: 'USD',
-                amount: '1',
-                key: null,
-                description: null,
-                tags: [],
-              },
-              {
-                id: newId('line'),
-                accountId: ids.get(to)!,
-                currency: 'USD',
-                amount: '1',
-                key: null,
-                description: null,
-                tags: [],
-              },
-            ],
-          });
+          await postLedgerEntry(
+            sql,
+            transfer({ workspaceId, id: ledgerId }, ids, [from, to], `direct-${scenario.name}-${client}-${n}`),
+          );
         } catch {
           errors++;
         }
@@ -244,7 +269,48 @@ async function direct(
       }
     }),
   );
-  return summarize(latencies, errors, SECONDS);
+  return { ...summarize(latencies, errors, SECONDS), ...(await counted(latencies.length - errors)) };
+}
+
+/** A 2-line transfer of 1 USD between two accounts named by path, as the posting functions take it. */
+function transfer(
+  ledger: { workspaceId: string; id: string },
+  ids: Map<string, string>,
+  [from, to]: [string, string],
+  ik: string,
+): EntryPosting {
+  const line = (path: string) => ({
+    id: newId('line'),
+    accountId: ids.get(path)!,
+    currency: 'USD',
+    amount: '1',
+    key: null,
+    description: null,
+    tags: [],
+  });
+  return {
+    workspaceId: ledger.workspaceId,
+    ledgerId: ledger.id,
+    entryId: newId('ent'),
+    ik,
+    requestHash: 'bench',
+    type: null,
+    typeVersion: null,
+    parameters: null,
+    posted: new Date().toISOString(),
+    description: null,
+    tags: [],
+    groups: [],
+    conditions: [],
+    lines: [line(from), line(to)],
+  };
+}
+
+async function accountIds(sql: Sql, ledgerId: string): Promise<Map<string, string>> {
+  const rows = await sql<
+    { id: string; path: string }[]
+  >`select id, path from ledger_accounts where ledger_id = ${ledgerId}`;
+  return new Map(rows.map((row) => [row.path, row.id]));
 }
 
 async function gqlCall(baseUrl: string, token: string, query: string) {
@@ -254,10 +320,21 @@ async function gqlCall(baseUrl: string, token: string, query: string) {
 }
 
 async function main() {
-  const postgres = await startEmbeddedPostgres({ dataDir: '', ephemeral: true, fast: false });
+  const postgres = await startEmbeddedPostgres({
+    dataDir: '',
+    ephemeral: true,
+    fast: false,
+    // Statements per entry come from pg_stat_statements (BENCH_STATEMENTS=1 lists the costliest, nested ones too).
+    settings: {
+      shared_preload_libraries: 'pg_stat_statements',
+      'pg_stat_statements.track': process.env.BENCH_STATEMENTS ? 'all' : 'top',
+    },
+  });
   const url = await ensureDatabase(postgres.url, 'tally_bench');
   const sql = connect(url, { max: POOL });
   await migrate(sql);
+  await sql`create extension if not exists pg_stat_statements`;
+  await sql`create extension if not exists pg_walinspect`;
   const settings = await sql`select current_setting('fsync') as fsync, current_setting('synchronous_commit') as sync`;
   const serverEnv = {
     DATABASE_URL: url,
@@ -268,10 +345,10 @@ async function main() {
   };
   const tally = await startTally({
     ...serverEnv,
-    POSTING_GROUP_MAX_ENTRIES: process.env.BENCH_GROUP_MAX_ENTRIES ?? '64',
+    ...(process.env.BENCH_GROUP_MAX_ENTRIES ? { POSTING_GROUP_MAX_ENTRIES: process.env.BENCH_GROUP_MAX_ENTRIES } : {}),
   });
-  // The same server as configured by default (group commit off), measured in the same run for the ratio.
-  const ungrouped = await startTally(serverEnv);
+  // The same server with group commit off, measured in the same run for the ratio.
+  const ungrouped = await startTally({ ...serverEnv, POSTING_GROUP_MAX_ENTRIES: '1' });
   try {
     const token = await fetchToken(tally.baseUrl, 'bench', 'bench-secret');
     for (const ik of ['spread', 'hot'])
@@ -303,8 +380,6 @@ async function main() {
       `mutation { createLedgerAccounts(ledger: { ik: "hot" }, ledgerAccounts: [{ ik: "hot", name: "Hot", type: asset, consistencyConfig: ${STRONG} }, ${others}]) { __typename } }`,
     );
 
-    // A steady state: autovacuum would have analyzed the seeded tables within a minute.
-    await sql`analyze`;
     const assets = Array.from({ length: ACCOUNTS / 2 }, (_, i) => i).map(
       (i) => `a${Math.floor(i / 200) * 400 + (i % 200)}`,
     );
@@ -321,15 +396,30 @@ async function main() {
       },
       { name: 'hot', clients: 64, ledger: 'hot', pick: (random) => ['hot', `l${Math.floor(random() * 199)}`] },
     ];
+    // A steady state: ledgers that already hold entries, with statistics that say so (autovacuum
+    // analyzes a table within a minute of its first rows). Planned on empty tables, the foreign
+    // key checks of lines would scan the entries instead of probing their primary key.
+    for (const scenario of scenarios) {
+      const [ledger] = await sql<
+        { id: string; workspaceId: string }[]
+      >`select id, workspace_id as "workspaceId" from ledgers where ik = ${scenario.ledger}`;
+      const ids = await accountIds(sql, ledger.id);
+      let state = 17;
+      const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
+      for (let group = 0; group < SEED_ENTRIES / 100; group++) {
+        await postLedgerEntries(
+          sql,
+          Array.from({ length: 100 }, () => transfer(ledger, ids, scenario.pick(random), `seed-${newId('ent')}`)),
+        );
+      }
+    }
+    await sql`analyze`;
     const results: Record<string, { http: Figures; httpUngrouped: Figures; direct: Figures; ratio: number }> = {};
     for (const scenario of scenarios) {
       const [ledger] = await sql<
         { id: string; workspaceId: string }[]
       >`select id, workspace_id as "workspaceId" from ledgers where ik = ${scenario.ledger}`;
-      const rows = await sql<
-        { id: string; path: string }[]
-      >`select id, path from ledger_accounts where ledger_id = ${ledger.id}`;
-      const ids = new Map(rows.map((row) => [row.path, row.id]));
+      const ids = await accountIds(sql, ledger.id);
       console.log(`${scenario.name}: ${scenario.clients} clients, ${SECONDS} s each`);
       const viaHttp = await overHttp(sql, tally.baseUrl, token, tally.child.pid!, scenario);
       console.log('  http  ', viaHttp);
@@ -385,18 +475,18 @@ function write(report: {
     `${JSON.stringify({ date: new Date().toISOString(), ...report }, null, 2)}\n`,
   );
   const row = (name: string, f: Figures) =>
-    `| ${name} | ${f.entriesPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${f.serverRssMiB ?? '–'} | ${f.serverCpuPercent ?? '–'} | ${f.machineIdlePercent ?? '–'} | ${f.backendWaits ?? '–'} |`;
+    `| ${name} | ${f.entriesPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${f.statementsPerEntry ?? '–'} | ${f.walRecordsPerEntry ?? '–'} | ${f.walBytesPerEntry ?? '–'} | ${f.serverRssMiB ?? '–'} | ${f.serverCpuPercent === undefined ? '–' : ((f.serverCpuPercent * 10) / f.entriesPerSecond).toFixed(2)} | ${f.machineIdlePercent ?? '–'} | ${f.backendWaits ?? '–'} |`;
   const lines = [
     '# Ledger posting benchmark',
     '',
     `\`make bench-ledger\`, ${new Date().toISOString().slice(0, 10)}: addLedgerEntry with 2-line runtime entries, ${report.seconds} s per run, ` +
       `${report.cpus} cores shared by the load generator, the server and PostgreSQL (fsync=${report.fsync}, synchronous_commit=${report.synchronousCommit}), pool ${report.pool}.`,
     '',
-    '| Run | entries/s | p50 ms | p99 ms | errors | server RSS MiB | server CPU % | machine idle % | busy backends (mean), by wait |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| Run | entries/s | p50 ms | p99 ms | errors | statements/entry | WAL records/entry | WAL bytes/entry | server RSS MiB | server CPU ms/entry | machine idle % | busy backends (mean), by wait |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...Object.entries(report.results).flatMap(([name, result]) => [
-      row(`${name}, HTTP, group commit (POSTING_GROUP_MAX_ENTRIES=64)`, result.http),
-      row(`${name}, HTTP, one entry per commit (the default)`, result.httpUngrouped),
+      row(`${name}, HTTP, group commit (the default)`, result.http),
+      row(`${name}, HTTP, one entry per commit (POSTING_GROUP_MAX_ENTRIES=1)`, result.httpUngrouped),
       row(`${name}, posting SQL direct, one entry per commit`, result.direct),
     ]),
     '',
@@ -405,6 +495,12 @@ function write(report: {
         `- ${name}: HTTP with group commit is ${result.ratio}× the direct one-entry-per-commit SQL, ` +
         `${Math.round((result.http.entriesPerSecond / result.httpUngrouped.entriesPerSecond) * 100) / 100}× the same server without grouping.`,
     ),
+    `- WAL records per entry by kind (pg_walinspect): ${Object.entries(report.results)
+      .flatMap(([name, result]) => [
+        `${name} grouped: ${result.http.walRecordsByKind}`,
+        `${name} one per commit: ${result.httpUngrouped.walRecordsByKind}`,
+      ])
+      .join('; ')}.`,
     `- Accounts whose stored balance differs from the sum of their lines after the runs: ${report.balancesNotEqualToLines}.`,
     '',
   ];

@@ -34,6 +34,8 @@ export type EmbeddedOptions = {
   ephemeral: boolean;
   /** Trade durability for speed (fsync off): for tests and throwaway sandboxes only. */
   fast?: boolean;
+  /** Further server settings (`-c name=value`), as the benchmarks use to load pg_stat_statements. */
+  settings?: Record<string, string>;
   port?: number;
   log?: (message: string) => void;
   /**
@@ -97,6 +99,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (options.fast) {
     flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   }
+  for (const [name, value] of Object.entries(options.settings ?? {})) flags.push('-c', `${name}=${value}`);
   const server = superviseServer(
     () => spawn(binaries.postgres, flags, { ...runAs, stdio: ['ignore', 'pipe', 'pipe'] }),
     dataDir,

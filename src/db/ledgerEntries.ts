@@ -174,40 +174,18 @@ export async function postLedgerEntry(db: Db, posting: EntryPosting): Promise<Po
   return posted;
 }
 
-/** A balance row a posting updates under its lock (a strong or bounded account), locked before a group posts. */
+/** A balance row a posting updates under its lock (a strong or bounded account), locked before a batch posts. */
 export type BalanceRowKey = { workspaceId: string; accountId: string; currency: string };
 
 /**
- * Posts the entries in one statement and one commit (post_ledger_entries), each in order as if
- * alone: a replayed ik names the entry holding it, a failed condition refuses only its entry.
+ * Posts the entries in one set-based statement sequence and one commit (post_ledger_entry_group),
+ * each answered as if posted alone in this order: a replayed ik names the entry holding it, a
+ * failed condition refuses only its entry. No two entries may share an ik.
  */
-export async function postLedgerEntries(
-  db: Db,
-  postings: readonly EntryPosting[],
-  locks: readonly BalanceRowKey[],
-): Promise<PostingOutcome[]> {
-  const entries = postings.map((posting) => ({
-    workspaceId: posting.workspaceId,
-    ledgerId: posting.ledgerId,
-    entryId: posting.entryId,
-    ik: posting.ik,
-    requestHash: posting.requestHash,
-    type: posting.type,
-    typeVersion: posting.typeVersion,
-    parameters: posting.parameters,
-    posted: posting.posted,
-    description: posting.description,
-    tags: posting.tags,
-    groups: posting.groups,
-    conditions: posting.conditions,
-    lineIds: posting.lines.map((line) => line.id),
-    accountIds: posting.lines.map((line) => line.accountId),
-    currencies: posting.lines.map((line) => line.currency),
-    amounts: posting.lines.map((line) => line.amount),
-    keys: posting.lines.map((line) => line.key),
-    descriptions: posting.lines.map((line) => line.description),
-    lineTags: posting.lines.map((line) => line.tags),
-  }));
+export async function postLedgerEntries(db: Db, postings: readonly EntryPosting[]): Promise<PostingOutcome[]> {
+  const entry = <T>(pick: (posting: EntryPosting) => T) => postings.map(pick);
+  const lines = postings.flatMap((posting, index) => posting.lines.map((line) => ({ ordinal: index + 1, line })));
+  const line = <T>(pick: (item: EntryPosting['lines'][number]) => T) => lines.map((item) => pick(item.line));
   const rows = await db<
     {
       ordinal: number;
@@ -222,10 +200,30 @@ export async function postLedgerEntries(
     /* postLedgerEntries */
     select ordinal, posted_entry_id as "entryId", posted_request_hash as "requestHash", replayed, posted_created as created,
            posted_position as position, failed_condition as "failedCondition"
-    from post_ledger_entries(
-      ${jsonb(db, entries)},
-      ${locks.map((key) => key.workspaceId)}::text[], ${locks.map((key) => key.accountId)}::text[],
-      ${locks.map((key) => key.currency)}::text[])`;
+    from post_ledger_entry_group(
+      ${entry((p) => p.workspaceId)}::text[], ${entry((p) => p.ledgerId)}::text[], ${entry((p) => p.entryId)}::text[],
+      ${entry((p) => p.ik)}::text[], ${entry((p) => p.requestHash)}::text[], ${entry((p) => p.type) as string[]}::text[],
+      ${entry((p) => p.typeVersion) as number[]}::integer[], ${entry((p) => p.posted)}::timestamptz[],
+      ${entry((p) => p.description) as string[]}::text[], ${jsonb(
+        db,
+        entry((p) => p.parameters),
+      )},
+      ${jsonb(
+        db,
+        entry((p) => p.tags),
+      )}, ${jsonb(
+        db,
+        entry((p) => p.groups),
+      )}, ${jsonb(
+        db,
+        entry((p) => p.conditions),
+      )},
+      ${lines.map((item) => item.ordinal)}::integer[], ${line((l) => l.id)}::text[], ${line((l) => l.accountId)}::text[],
+      ${line((l) => l.currency)}::text[], ${line((l) => l.amount)}::numeric[], ${line((l) => l.key) as string[]}::text[],
+      ${line((l) => l.description) as string[]}::text[], ${jsonb(
+        db,
+        line((l) => l.tags),
+      )})`;
   const outcomes: PostingOutcome[] = [];
   for (const { ordinal, failedCondition, ...posted } of rows) {
     outcomes[ordinal - 1] = failedCondition !== null ? { failedCondition } : posted;

@@ -16,6 +16,10 @@ const FUNCTION_FILES = fs
   .filter((name) => name.endsWith('.sql'))
   .sort();
 const ALL_FUNCTION_STEPS = FUNCTION_FILES.map((name) => `functions/${name}`);
+const MIGRATION_FILES = fs
+  .readdirSync(path.join(SRC_DB, 'migrations'))
+  .filter((name) => name.endsWith('.sql'))
+  .sort();
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -61,7 +65,7 @@ describe('the schema', () => {
 
   it('is built by the migrations, then every function file, once', async () => {
     const sql = await emptyDatabase();
-    expect(await migrate(sql)).toEqual(['20261128T000000_baseline.sql', ...ALL_FUNCTION_STEPS]);
+    expect(await migrate(sql)).toEqual([...MIGRATION_FILES, ...ALL_FUNCTION_STEPS]);
     expect(await migrate(sql)).toEqual([]);
     const recorded = await sql<{ name: string; hash: string }[]>`select name, hash from schema_functions order by name`;
     expect(recorded).toEqual(
@@ -152,12 +156,13 @@ describe('a database built before the baseline', () => {
     const sql = await builtBeforeTheBaseline();
     expect(await migrate(sql)).toEqual([
       '20261128T000000_baseline.sql (adopted: the database was built by the migrations it replaced)',
+      ...MIGRATION_FILES.filter((name) => name !== '20261128T000000_baseline.sql'),
       ...ALL_FUNCTION_STEPS,
     ]);
     expect(await dumpSchema(sql)).toBe(fs.readFileSync(SNAPSHOT_FILE, 'utf8'));
-    expect((await sql`select name from schema_migrations`).map((row) => row.name)).toEqual([
-      '20261128T000000_baseline.sql',
-    ]);
+    expect((await sql`select name from schema_migrations order by name`).map((row) => row.name)).toEqual(
+      MIGRATION_FILES,
+    );
     expect(await migrate(sql)).toEqual([]);
   });
 

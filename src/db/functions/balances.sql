@@ -128,8 +128,10 @@ $$;
 
 -- Moves up to p_limit queued deltas into the buckets (and into balances, those not applied by
 -- their posting), in one transaction: a crash loses nothing (the queue rows come back) and counts
--- nothing twice. Concurrent folds take disjoint rows. Answers how many queued rows it folded, and
--- when the oldest was queued.
+-- nothing twice. One fold runs at a time across every process (a fold that finds another running
+-- answers 0 at once): two folds skipping each other's locked rows at the head of the queue cost
+-- more than one folding both batches. Answers how many queued rows it folded, and when the oldest
+-- was queued.
 create or replace function fold_ledger_balance_queue(p_limit integer) returns table (folded integer, oldest timestamptz)
 language plpgsql as $$
 #variable_conflict use_column
@@ -144,9 +146,15 @@ declare
   v_applied boolean[];
   v_taken integer;
 begin
+  if not pg_try_advisory_xact_lock(7310002) then
+    return query select 0, null::timestamptz;
+    return;
+  end if;
   with taken as (
+    -- = any(array(...)) probes the primary key; `in (subquery)` planned a hash join over a
+    -- sequential scan of the whole queue, dead rows included, on every fold.
     delete from ledger_balance_queue q
-    where q.seq in (select seq from ledger_balance_queue order by seq limit p_limit for update skip locked)
+    where q.seq = any(array(select seq from ledger_balance_queue order by seq limit p_limit for update skip locked))
     returning q.workspace_id, q.account_id, q.currency, q.local_hour, q.amount, q.line_count, q.balance_applied, q.enqueued
   ), grouped as (
     select workspace_id, account_id, currency, local_hour, balance_applied, sum(amount) as amount, sum(line_count) as lines,

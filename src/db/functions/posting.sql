@@ -1,6 +1,6 @@
--- Posting: one entry in one statement (post_ledger_entry), the wrapper that answers a failed
--- condition as a row (post_ledger_entry_or_refuse), and the group commit of entries that arrived
--- together (post_ledger_entries). Balances are applied by apply_balance_deltas (balances.sql).
+-- Posting one entry in one statement (post_ledger_entry), and the wrapper that answers a failed
+-- condition as a row (post_ledger_entry_or_refuse). Balances are applied by apply_balance_deltas
+-- (balances.sql); entries that arrive together are posted by post_ledger_entry_group (posting_groups.sql).
 
 -- True when the balance meets {eq, gte, lte} (absent bounds hold).
 create or replace function condition_holds(p_balance numeric, p_condition jsonb) returns boolean
@@ -182,6 +182,11 @@ begin
   select array_agg(c.value->>'accountId') into v_bounded
   from jsonb_array_elements(p_conditions) c where c.value ? 'precondition' or c.value ? 'postcondition';
   perform apply_balance_deltas(p_workspace_id, p_ledger_id, p_posted, p_account_ids, p_currencies, p_amounts, v_bounded);
+  if v_bounded is not null then
+    -- A bounded pair no line moved had its row created only to be locked: gone.
+    perform remove_unused_balance_rows(array_agg(p_workspace_id), array_agg(c.value->>'accountId'), array_agg(c.value->>'currency'))
+    from jsonb_array_elements(p_conditions) c where c.value ? 'precondition' or c.value ? 'postcondition';
+  end if;
 
   return query select p_entry_id, p_request_hash, false, v_created, coalesce(v_last_position + 1, 1), null::integer;
 end
@@ -224,48 +229,4 @@ language sql as $$
   select * from post_ledger_entry_checked(p_workspace_id, p_ledger_id, p_entry_id, p_ik, p_request_hash, p_type, p_type_version,
                                           p_parameters, p_posted, p_description, p_tags, p_groups, p_conditions,
                                           p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions, p_line_tags)
-$$;
-
--- A JSON array of strings (or nulls) as text[], in order.
-create or replace function jsonb_text_array(p_array jsonb) returns text[]
-language sql immutable as $$
-  select coalesce(array_agg(t.value order by t.ordinality), '{}') from jsonb_array_elements_text(p_array) with ordinality as t
-$$;
-
--- Group commit: the entries that arrived together, posted by one statement (one round trip, one
--- commit). The balance rows any of them updates under a lock (p_lock_*: strong or bounded
--- accounts) are created and locked first, in one global order, so groups of different processes
--- never deadlock; then each entry is posted in order as if alone, a failed condition refusing
--- only its own entry. Answers one row per entry, by its 1-based ordinal in p_entries.
-create or replace function post_ledger_entries(p_entries jsonb, p_lock_workspace_ids text[], p_lock_account_ids text[],
-                                               p_lock_currencies text[])
-returns table (ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamptz,
-               posted_position integer, failed_condition integer)
-language plpgsql as $$
-#variable_conflict use_column
-declare
-  v_entry jsonb;
-  v_ordinal bigint;
-begin
-  perform lock_balance_rows(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies);
-
-  for v_entry, v_ordinal in select e.value, e.ordinality from jsonb_array_elements(p_entries) with ordinality as e loop
-    return query
-      select v_ordinal::integer, p.posted_entry_id, p.posted_request_hash, p.replayed, p.posted_created, p.posted_position,
-             p.failed_condition
-      from post_ledger_entry_checked(
-        v_entry->>'workspaceId', v_entry->>'ledgerId', v_entry->>'entryId', v_entry->>'ik', v_entry->>'requestHash',
-        v_entry->>'type', (v_entry->>'typeVersion')::integer, nullif(v_entry->'parameters', 'null'::jsonb),
-        (v_entry->>'posted')::timestamptz, v_entry->>'description', v_entry->'tags', v_entry->'groups', v_entry->'conditions',
-        jsonb_text_array(v_entry->'lineIds'),
-        jsonb_text_array(v_entry->'accountIds'),
-        jsonb_text_array(v_entry->'currencies'),
-        jsonb_text_array(v_entry->'amounts')::numeric[],
-        jsonb_text_array(v_entry->'keys'),
-        jsonb_text_array(v_entry->'descriptions'),
-        v_entry->'lineTags') p;
-  end loop;
-  -- Rows created only to be locked for entries that were refused or replayed: gone.
-  perform remove_unused_balance_rows(p_lock_workspace_ids, p_lock_account_ids, p_lock_currencies);
-end
 $$;

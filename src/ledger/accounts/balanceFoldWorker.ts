@@ -7,7 +7,7 @@ import { balanceFoldRows } from '../../observability/metrics.js';
 // The background fold of eventual balance updates: queued deltas move into stored balances and
 // buckets in batches, each batch one transaction. A full batch means more are waiting, so the
 // next runs at once; otherwise the fold sleeps for the interval. Every Tally process sharing a
-// database may fold; they take disjoint rows.
+// database runs this worker; one fold runs at a time among them (fold_ledger_balance_queue).
 
 export type BalanceFoldOptions = { intervalMs: number; batchSize: number };
 

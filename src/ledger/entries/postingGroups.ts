@@ -1,9 +1,8 @@
-import { postLedgerEntries, postLedgerEntry, type BalanceRowKey, type PostingOutcome } from '../../db/ledgerEntries.js';
+import { postLedgerEntries, postLedgerEntry, type PostingOutcome } from '../../db/ledgerEntries.js';
 import { retryingDeadlocks } from '../../db/deadlocks.js';
 import type { Sql } from '../../db/sql.js';
 import { groupedEntries, postingGroupsRetried, postingGroupsWritten } from '../../observability/metrics.js';
 import { DEFAULT_POSTING_GROUPS, type PostingGroupOptions } from './postingGroupOptions.js';
-import { lockedBalanceRows } from './balanceLocks.js';
 import type { PreparedEntry } from './prepareEntry.js';
 
 // Group commit: entries that arrive while earlier groups are being written wait for the next
@@ -43,7 +42,7 @@ export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_P
     setImmediate(() => {
       scheduled = false;
       while (inFlight < options.maxInFlight && waiting.length > 0) {
-        void write(waiting.splice(0, options.maxEntries));
+        void write(nextGroup(waiting, options.maxEntries));
       }
     });
   };
@@ -83,14 +82,31 @@ export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_P
   };
 }
 
+/**
+ * Takes up to `max` waiting entries, in arrival order, for one group. An entry whose ik is
+ * already in the group waits for the next one: posted after its twin, it replays it (or posts,
+ * if the twin was refused), exactly as if each were posted alone.
+ */
+function nextGroup(waiting: Waiting[], max: number): Waiting[] {
+  const group: Waiting[] = [];
+  const iks = new Set<string>();
+  for (let index = 0; index < waiting.length && group.length < max;) {
+    const { workspaceId, ledgerId, ik } = waiting[index].prepared.posting;
+    const key = `${workspaceId}\u0000${ledgerId}\u0000${ik}`;
+    if (iks.has(key)) {
+      index++;
+      continue;
+    }
+    iks.add(key);
+    group.push(...waiting.splice(index, 1));
+  }
+  return group;
+}
+
 async function postGroup(sql: Sql, prepared: readonly PreparedEntry[]): Promise<PostingOutcome[]> {
   if (prepared.length === 1) return [await retryingDeadlocks(() => postLedgerEntry(sql, prepared[0].posting))];
-  const locks = new Map<string, BalanceRowKey>();
-  for (const key of prepared.flatMap((entry) => lockedBalanceRows(entry)))
-    locks.set(`${key.accountId}\u0000${key.currency}`, key);
   return postLedgerEntries(
     sql,
     prepared.map((entry) => entry.posting),
-    [...locks.values()],
   );
 }
