@@ -115,11 +115,15 @@ type DatabaseFigures = Pick<
 /** Starts counting WAL (pg_walinspect, between two LSNs) and statements; the function returned answers them per entry. */
 async function databaseCounters(sql: Sql): Promise<(entries: number) => Promise<DatabaseFigures>> {
   await sql`select pg_stat_statements_reset()`;
-  const [{ start }] = await sql<{ start: string }[]>`select pg_current_wal_flush_lsn()::text as start`;
+  const [{ start }] = await sql<{ start: string }[]>`select pg_current_wal_insert_lsn()::text as start`;
   return async (entries) => {
-    const kinds = await sql<{ kind: string; records: string; bytes: string }[]>`
-      select resource_manager as kind, sum(count)::text as records, sum(combined_size)::text as bytes
-      from pg_get_wal_stats(${start}::pg_lsn, pg_current_wal_flush_lsn()) group by 1 order by sum(count) desc`;
+    const [{ end, bytes }] = await sql<{ end: string; bytes: string }[]>`
+      select pg_current_wal_insert_lsn()::text as end, pg_wal_lsn_diff(pg_current_wal_insert_lsn(), ${start}::pg_lsn)::text as bytes`;
+    await sql`select pg_switch_wal()`;
+    // pg_walinspect reads flushed WAL only; the switch above flushes everything up to end.
+    const kinds = await sql<{ kind: string; records: string }[]>`
+      select "resource_manager/record_type" as kind, sum(count)::text as records
+      from pg_get_wal_stats(${start}::pg_lsn, ${end}::pg_lsn) group by 1 order by sum(count) desc`.catch(() => []);
     const [statements] = await sql<{ calls: string }[]>`
       select coalesce(sum(calls), 0)::text as calls from pg_stat_statements
       where toplevel and query not like '%fold_ledger_balance_queue%' and query not like '%pg_stat%'
@@ -133,10 +137,9 @@ async function databaseCounters(sql: Sql): Promise<(entries: number) => Promise<
       for (const row of top) console.log(`    ${row.calls} calls, ${row.ms} ms: ${row.query}`);
     }
     const per = (value: number) => (entries > 0 ? Math.round((value / entries) * 10) / 10 : 0);
-    const total = (key: 'records' | 'bytes') => kinds.reduce((sum, kind) => sum + Number(kind[key]), 0);
     return {
-      walBytesPerEntry: Math.round(per(total('bytes'))),
-      walRecordsPerEntry: per(total('records')),
+      walBytesPerEntry: Math.round(per(Number(bytes))),
+      walRecordsPerEntry: per(kinds.reduce((sum, kind) => sum + Number(kind.records), 0)),
       walRecordsByKind: kinds
         .slice(0, 5)
         .map((kind) => `${kind.kind} ${per(Number(kind.records))}`)
@@ -199,7 +202,8 @@ async function overHttp(sql: Sql, baseUrl: string, token: string, pid: number, s
         const body = JSON.stringify({
           query: POST,
           variables: {
-            ik: `${scenario.name}-${client}-${n}`,
+            // The run's own iks: the same iks on the next server would replay these entries, not post.
+            ik: `${scenario.name}-${new URL(baseUrl).port}-${client}-${n}`,
             entry: {
               ledger: { ik: scenario.ledger },
               lines: [

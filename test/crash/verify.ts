@@ -159,6 +159,25 @@ export async function verify({ sql, api, databaseUrl, records }: VerifyInput): P
     ),
   );
 
+  // Lines and entries carry no foreign keys (they would lock their parents): check the references.
+  const orphans = await sql<{ what: string }[]>`
+    select 'line ' || l.id || ' without its entry' as what from ledger_lines l
+    where not exists (select 1 from ledger_entries e where e.workspace_id = l.workspace_id and e.id = l.entry_id)
+    union all
+    select 'line ' || l.id || ' without its account' from ledger_lines l
+    where not exists (select 1 from ledger_accounts a where a.workspace_id = l.workspace_id and a.id = l.account_id)
+    union all
+    select 'entry ' || e.id || ' without its ledger' from ledger_entries e
+    where not exists (select 1 from ledgers g where g.workspace_id = e.workspace_id and g.id = e.ledger_id)`;
+  checks.push(
+    check(
+      'references',
+      'every line names an existing entry and account, every entry an existing ledger',
+      orphans.map((row) => row.what),
+      'lines and entries checked against their parents',
+    ),
+  );
+
   // ---- Synced external transactions and their reconciliation ----
   const externalTxs = await sql<{ externalId: string; amount: string; live: boolean; reconciliations: number }[]>`
     select t.external_id as "externalId", t.amount::text as amount, t.deleted_at is null as live,

@@ -4,8 +4,8 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 // Postings lock every balance row they will update in one global order before they judge a
 // condition, so two postings never deadlock. Each case forces the interleaving that deadlocked
-// when a posting locked only part of its rows first: a third transaction holds an account row
-// that both postings' lines must reference, so each stops after its first locks, then lets go.
+// when a posting locked only part of its rows first: a third transaction holds a row that both
+// postings must wait for after their first locks, then lets go.
 
 let db: TestDatabase;
 let sql: postgres.Sql;
@@ -65,6 +65,8 @@ async function raced(hold: string, first: () => Promise<unknown>, second: () => 
     await holder`rollback`;
     return await Promise.allSettled([one, two]);
   } finally {
+    // A failed wait must not hand the pool a connection inside the holder's transaction.
+    await holder`rollback`.catch(() => undefined);
     holder.release();
   }
 }
@@ -77,8 +79,12 @@ describe('posting lock order', () => {
       { account: 'x', currency: 'USD', amount: n },
       { account: 'x', currency: 'EUR', amount: n },
     ];
+    // The holder's uncommitted lines take the ids of both postings' first lines: each posting stops
+    // at its line insert, after its locks and before it updates a balance row.
     const results = await raced(
-      "select 1 from ledger_accounts where workspace_id = 'w' and id = 'x' for update",
+      `insert into ledger_lines (workspace_id, ledger_id, id, entry_id, position, account_id, currency, amount, posted, created)
+       values ('w', 'l', 'line-usd-bound-0', 'held-1', 1, 'e', 'USD', 0, now(), now()),
+              ('w', 'l', 'line-eur-bound-0', 'held-2', 1, 'e', 'EUR', 0, now(), now())`,
       () => post('usd-bound', lines('1'), [{ index: 0, accountId: 'e', currency: 'USD', postcondition: { gte: '0' } }]),
       () => post('eur-bound', lines('1'), [{ index: 0, accountId: 'e', currency: 'EUR', postcondition: { gte: '0' } }]),
     );

@@ -459,11 +459,8 @@ alter table ledger_accounts add constraint ledger_accounts_linked_fkey FOREIGN K
 alter table ledger_accounts add constraint ledger_accounts_parent_fkey FOREIGN KEY (workspace_id, parent_id) REFERENCES ledger_accounts(workspace_id, id);
 alter table ledger_custom_currencies add constraint ledger_custom_currencies_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
 alter table ledger_data_migrations add constraint ledger_data_migrations_ledger_fkey FOREIGN KEY (workspace_id, ledger_id) REFERENCES ledgers(workspace_id, id);
-alter table ledger_entries add constraint ledger_entries_ledger_fkey FOREIGN KEY (workspace_id, ledger_id) REFERENCES ledgers(workspace_id, id);
 alter table ledger_external_accounts add constraint ledger_external_accounts_link_fkey FOREIGN KEY (workspace_id, link_id) REFERENCES ledger_links(workspace_id, id);
 alter table ledger_external_txs add constraint ledger_external_txs_account_fkey FOREIGN KEY (workspace_id, account_id) REFERENCES ledger_external_accounts(workspace_id, id);
-alter table ledger_lines add constraint ledger_lines_account_fkey FOREIGN KEY (workspace_id, account_id) REFERENCES ledger_accounts(workspace_id, id);
-alter table ledger_lines add constraint ledger_lines_entry_fkey FOREIGN KEY (workspace_id, entry_id) REFERENCES ledger_entries(workspace_id, id);
 alter table ledger_links add constraint ledger_links_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
 alter table ledger_migrations add constraint ledger_migrations_ledger_fkey FOREIGN KEY (workspace_id, ledger_id) REFERENCES ledgers(workspace_id, id);
 alter table ledger_payments add constraint ledger_payments_ledger_fkey FOREIGN KEY (workspace_id, ledger_id) REFERENCES ledgers(workspace_id, id);
@@ -743,9 +740,10 @@ begin
   end if;
   with taken as (
     -- = any(array(...)) probes the primary key; `in (subquery)` planned a hash join over a
-    -- sequential scan of the whole queue, dead rows included, on every fold.
+    -- sequential scan of the whole queue, dead rows included, on every fold. No row locks first
+    -- (a WAL record per row): a row a concurrent fold deleted is skipped by this delete, not returned.
     delete from ledger_balance_queue q
-    where q.seq = any(array(select seq from ledger_balance_queue order by seq limit p_limit for update skip locked))
+    where q.seq = any(array(select seq from ledger_balance_queue order by seq limit p_limit))
     returning q.workspace_id, q.account_id, q.currency, q.local_hour, q.amount, q.line_count, q.balance_applied, q.enqueued
   ), grouped as (
     select workspace_id, account_id, currency, local_hour, balance_applied, sum(amount) as amount, sum(line_count) as lines,

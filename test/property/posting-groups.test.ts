@@ -219,6 +219,13 @@ describe('group commit', () => {
             join ledger_accounts a on a.workspace_id = b.workspace_id and a.id = b.account_id
             where a.ledger_id in (${grouped.id}, ${alone.id}) and b.line_count = 0`;
           expect(empty).toBe(0);
+          // Lines carry no foreign keys: each must name an entry and an account that exist.
+          const [{ orphans }] = await sql<{ orphans: number }[]>`
+            select count(*)::int as orphans from ledger_lines l
+            where l.ledger_id in (${grouped.id}, ${alone.id})
+              and (not exists (select 1 from ledger_entries e where e.workspace_id = l.workspace_id and e.id = l.entry_id)
+                   or not exists (select 1 from ledger_accounts a where a.workspace_id = l.workspace_id and a.id = l.account_id))`;
+          expect(orphans).toBe(0);
         },
       ),
       { numRuns: RUNS },

@@ -152,9 +152,10 @@ begin
   end if;
   with taken as (
     -- = any(array(...)) probes the primary key; `in (subquery)` planned a hash join over a
-    -- sequential scan of the whole queue, dead rows included, on every fold.
+    -- sequential scan of the whole queue, dead rows included, on every fold. No row locks first
+    -- (a WAL record per row): a row a concurrent fold deleted is skipped by this delete, not returned.
     delete from ledger_balance_queue q
-    where q.seq = any(array(select seq from ledger_balance_queue order by seq limit p_limit for update skip locked))
+    where q.seq = any(array(select seq from ledger_balance_queue order by seq limit p_limit))
     returning q.workspace_id, q.account_id, q.currency, q.local_hour, q.amount, q.line_count, q.balance_applied, q.enqueued
   ), grouped as (
     select workspace_id, account_id, currency, local_hour, balance_applied, sum(amount) as amount, sum(line_count) as lines,
