@@ -6,6 +6,7 @@ import { ensureDatabase } from '../src/db/database.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { fetchToken } from '../test/support/token.js';
 import { startTally, stopTally } from '../test/support/tallyProcess.js';
+import { rssMiB } from './support/processStats.js';
 
 // `make bench-billing`: the billing writes over HTTP against a spawned server on a durable
 // embedded PostgreSQL, 32 clients: invoice create with 10 line items, and transaction sync with
@@ -39,11 +40,6 @@ function request(agent: http.Agent, url: string, method: string, token: string, 
     req.on('error', reject);
     req.end(body);
   });
-}
-
-function rssMiB(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
 async function run(baseUrl: string, token: string, pid: number, scenario: Scenario, round: number): Promise<Figures> {

@@ -9,6 +9,7 @@ import { connect } from '../src/db/sql.js';
 import { ATTACKS } from '../test/support/graphqlAttacks.js';
 import { freePort } from '../test/support/ports.js';
 import { fetchToken } from '../test/support/token.js';
+import { rssMiB } from './support/processStats.js';
 
 // How long one hostile GraphQL document keeps a server busy, and what it does to its memory:
 // each attack is sent once to a fresh server process of this checkout and, with BENCH_BASELINE,
@@ -38,9 +39,6 @@ async function startServer(root: string, databaseUrl: string): Promise<Server> {
   child.stdout.resume();
   return { child, url: `http://127.0.0.1:${port}` };
 }
-
-const rssMiB = (pid: number) =>
-  Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024);
 
 async function attack(root: string, databaseUrl: string, query: string) {
   const server = await startServer(root, databaseUrl);

@@ -9,6 +9,8 @@ import { migrate } from '../src/db/migrate.js';
 import { connect, type Sql } from '../src/db/sql.js';
 import { fetchToken } from '../test/support/token.js';
 import { startTally, stopTally } from '../test/support/tallyProcess.js';
+import { gqlCall, postJson } from './support/graphqlPost.js';
+import { cpuSeconds, idlePercentSince, machineTimes } from './support/processStats.js';
 
 // `make bench-ledger-balances`: historical balance reads on a spawned server, on one account
 // with 1,000,000 lines over three years and one with 10,000 over the same years (the ratio
@@ -34,31 +36,6 @@ function latency(samples: number[]): Latency {
 }
 
 /** The answer, and the server's own time from its `Server-Timing: app;dur=<ms>` header. */
-function postJson(
-  agent: http.Agent,
-  url: string,
-  token: string,
-  body: string,
-): Promise<{ status: number; text: string; serverMs: number }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        const timing = /dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, serverMs: timing ? Number(timing[1]) : NaN }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /**
  * `lines` entries spread evenly over the three years, one line on `account` and one on `counter`
  * each, written in bulk (foreign-key triggers off, as for any bulk load), then bucketed by
@@ -160,19 +137,6 @@ async function timeBackdated(baseUrl: string, token: string, account: string): P
   return latency(samples);
 }
 
-/** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** Busy and total jiffies of the whole machine. */
-function machineTicks(): { busy: number; total: number } {
-  const [, ...values] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
-  const total = values.reduce((sum, value) => sum + value, 0);
-  return { busy: total - values[3] - values[4], total };
-}
-
 type HotFigures = {
   entriesPerSecond: number;
   errors: number;
@@ -186,7 +150,7 @@ async function hotPosting(baseUrl: string, token: string, pid: number, hot: stri
   let errors = 0;
   let firstError = '';
   const cpuBefore = cpuSeconds(pid);
-  const ticksBefore = machineTicks();
+  const machineBefore = machineTimes();
   const deadline = performance.now() + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: 64 }, async (_, client) => {
@@ -216,27 +180,13 @@ async function hotPosting(baseUrl: string, token: string, pid: number, hot: stri
   );
   agent.destroy();
   if (firstError) console.log(`  first error: ${firstError}`);
-  const ticks = machineTicks();
   return {
     entriesPerSecond: Math.round((samples.length - errors) / SECONDS),
     errors,
     ...latency(samples),
     serverCpuPercent: Math.round(((cpuSeconds(pid) - cpuBefore) / SECONDS) * 100),
-    machineBusyPercent: Math.round(((ticks.busy - ticksBefore.busy) / (ticks.total - ticksBefore.total)) * 100),
+    machineBusyPercent: 100 - idlePercentSince(machineBefore),
   };
-}
-
-/** A setup call; any error, or an error union member, stops the benchmark. */
-async function gqlCall(baseUrl: string, token: string, query: string) {
-  const { text } = await postJson(
-    new http.Agent({ keepAlive: false }),
-    `${baseUrl}/graphql`,
-    token,
-    JSON.stringify({ query }),
-  );
-  const body = JSON.parse(text);
-  if (body.errors || /"(BadRequestError|InternalError)"/.test(text)) throw new Error(text);
-  return body;
 }
 
 async function main() {

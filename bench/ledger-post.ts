@@ -9,6 +9,8 @@ import { connect, type Sql } from '../src/db/sql.js';
 import { newId } from '../src/core/ids.js';
 import { fetchToken } from '../test/support/token.js';
 import { startTally, stopTally } from '../test/support/tallyProcess.js';
+import { gqlCall, postJson } from './support/graphqlPost.js';
+import { cpuSeconds, idlePercentSince, machineTimes, rssMiB } from './support/processStats.js';
 
 // `make bench-ledger`: addLedgerEntry over HTTP with 2-line runtime entries against spawned
 // servers on a durable embedded PostgreSQL (fsync and synchronous_commit on), in two shapes:
@@ -60,18 +62,6 @@ function summarize(latencies: number[], errors: number, seconds: number): Figure
     errors,
     requests: latencies.length,
   };
-}
-
-/** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** Idle and total jiffies of the whole machine so far. */
-function machineTimes(): { idle: number; total: number } {
-  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  return { idle: fields[3] + fields[4], total: fields.reduce((sum, value) => sum + value, 0) };
 }
 
 /** Samples what Tally's backends are doing until stopped: busy, waiting on what, or idle in a transaction. */
@@ -149,35 +139,6 @@ async function databaseCounters(sql: Sql): Promise<(entries: number) => Promise<
   };
 }
 
-function rssMiB(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-}
-
-function postJson(
-  agent: http.Agent,
-  url: string,
-  token: string,
-  body: string,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 const POST = `mutation post($ik: SafeString!, $entry: LedgerEntryInput!) {
   addLedgerEntry(ik: $ik, entry: $entry) { __typename ... on AddLedgerEntryResult { entry { id } } ... on Error { code message } } }`;
 
@@ -225,10 +186,7 @@ async function overHttp(sql: Sql, baseUrl: string, token: string, pid: number, s
   );
   clearInterval(sampler);
   const backendWaits = await stopSampling();
-  const machineAfter = machineTimes();
-  const machineIdlePercent = Math.round(
-    ((machineAfter.idle - machineBefore.idle) / (machineAfter.total - machineBefore.total)) * 100,
-  );
+  const machineIdlePercent = idlePercentSince(machineBefore);
   agent.destroy();
   if (firstError) console.log(`  first error: ${firstError}`);
   const serverCpuPercent = Math.round(((cpuSeconds(pid) - cpuBefore) / SECONDS) * 100);
@@ -315,12 +273,6 @@ async function accountIds(sql: Sql, ledgerId: string): Promise<Map<string, strin
     { id: string; path: string }[]
   >`select id, path from ledger_accounts where ledger_id = ${ledgerId}`;
   return new Map(rows.map((row) => [row.path, row.id]));
-}
-
-async function gqlCall(baseUrl: string, token: string, query: string) {
-  const agent = new http.Agent({ keepAlive: false });
-  const { text } = await postJson(agent, `${baseUrl}/graphql`, token, JSON.stringify({ query }));
-  return JSON.parse(text);
 }
 
 async function main() {

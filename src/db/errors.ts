@@ -35,7 +35,7 @@ export function sqlRefusal(error: unknown): SqlRefusal | undefined {
 
 // The refusals that become the same domain error wherever they are raised; the others are
 // answered by their caller (unknown_product by the invoice create, entry_condition_failed as a
-// row of post_ledger_entry_or_refuse).
+// row of post_ledger_entry_checked).
 const REFUSAL_ERRORS: Partial<Record<SqlRefusalName, () => DomainError>> = {
   balance_out_of_range: () =>
     new DomainError(

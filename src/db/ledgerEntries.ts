@@ -143,7 +143,7 @@ export function postedRows(
 }
 
 /**
- * Posts the entry in one statement (post_ledger_entry_or_refuse); on a replayed ik, names the
+ * Posts the entry in one statement (post_ledger_entry_checked); on a replayed ik, names the
  * entry holding it; when a condition does not hold, nothing of this entry is written and the
  * condition's index is returned, without aborting the caller's transaction.
  */
@@ -162,7 +162,7 @@ export async function postLedgerEntry(db: Db, posting: EntryPosting): Promise<Po
     /* postLedgerEntry */
     select posted_entry_id as "entryId", posted_request_hash as "requestHash", replayed, posted_created as created,
            posted_position as position, failed_condition as "failedCondition"
-    from post_ledger_entry_or_refuse(
+    from post_ledger_entry_checked(
       ${posting.workspaceId}, ${posting.ledgerId}, ${posting.entryId}, ${posting.ik}, ${posting.requestHash},
       ${posting.type}, ${posting.typeVersion}, ${posting.parameters === null ? null : jsonb(db, posting.parameters)},
       ${posting.posted}::timestamptz, ${posting.description}, ${jsonb(db, posting.tags)}, ${jsonb(db, posting.groups)},

@@ -30,7 +30,7 @@ afterAll(async () => {
 
 type Line = { account: string; currency: string; amount: string };
 const post = (ik: string, lines: Line[], conditions: postgres.JSONValue[]) => sql`
-  select posted_entry_id, failed_condition from post_ledger_entry_or_refuse(
+  select posted_entry_id, failed_condition from post_ledger_entry_checked(
     'w', 'l', ${`ent-${ik}`}, ${ik}, 'h', null, null, null, now(), null, '[]', '[]', ${sql.json(conditions)},
     ${lines.map((_, i) => `line-${ik}-${i}`)}::text[], ${lines.map((line) => line.account)}::text[],
     ${lines.map((line) => line.currency)}::text[], ${lines.map((line) => line.amount)}::numeric[],

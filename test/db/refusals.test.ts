@@ -98,7 +98,7 @@ describe('refusals raised in SQL', () => {
     });
 
     const post = (
-      fn: 'post_ledger_entry' | 'post_ledger_entry_or_refuse',
+      fn: 'post_ledger_entry' | 'post_ledger_entry_checked',
       ik: string,
       amount: string,
       conditions: postgres.JSONValue[],
@@ -117,14 +117,14 @@ describe('refusals raised in SQL', () => {
         refusal: { name: 'entry_condition_failed', detail: '1' },
         domain: undefined,
       });
-      const [row] = await post('post_ledger_entry_or_refuse', 'c2', '5', conditions);
+      const [row] = await post('post_ledger_entry_checked', 'c2', '5', conditions);
       expect(row).toMatchObject({ posted_entry_id: null, failed_condition: 1 });
     });
 
     it('balance_out_of_range (TL002), which is invalid_input_provided wherever it is raised', async () => {
       const max = (2n ** 120n - 1n).toString();
       await post('post_ledger_entry', 'r1', max, []);
-      const refused = await refusalOf(post('post_ledger_entry_or_refuse', 'r2', '1', []));
+      const refused = await refusalOf(post('post_ledger_entry_checked', 'r2', '1', []));
       expect(refused).toMatchObject({ code: 'TL002', refusal: { name: 'balance_out_of_range', detail: undefined } });
       expect(refused.domain?.code).toBe('invalid_input_provided');
     });

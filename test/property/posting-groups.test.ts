@@ -12,7 +12,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 // The oracle of group commit: a random sequence of postings (conditions that hold and fail,
 // replays, ik clashes, reposts after a reversal, strong, eventual and bounded accounts) is
 // written to one ledger in groups (post_ledger_entry_group) and to a twin ledger entry by entry
-// (post_ledger_entry_or_refuse), in the same order. Every answer and every balance must match,
+// (post_ledger_entry_checked), in the same order. Every answer and every balance must match,
 // and each ledger's balances must equal the sum of its lines.
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);

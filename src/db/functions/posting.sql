@@ -1,5 +1,5 @@
--- Posting one entry in one statement (post_ledger_entry), and the wrapper that answers a failed
--- condition as a row (post_ledger_entry_or_refuse). Balances are applied by apply_balance_deltas
+-- Posting one entry in one statement: post_ledger_entry_checked answers a failed condition as a
+-- row, post_ledger_entry raises it. Balances are applied by apply_balance_deltas
 -- (balances.sql); entries that arrive together are posted by post_ledger_entry_group (posting_groups.sql).
 
 -- True when the balance meets {eq, gte, lte} (absent bounds hold).
@@ -214,19 +214,4 @@ begin
   end if;
   return query select v_row.posted_entry_id, v_row.posted_request_hash, v_row.replayed, v_row.posted_created, v_row.posted_position;
 end
-$$;
-
--- The name the server has always called: post_ledger_entry_checked under its old signature.
-create or replace function post_ledger_entry_or_refuse(
-  p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text,
-  p_type text, p_type_version integer, p_parameters jsonb,
-  p_posted timestamptz, p_description text, p_tags jsonb, p_groups jsonb, p_conditions jsonb,
-  p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_descriptions text[],
-  p_line_tags jsonb
-) returns table (posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamptz, posted_position integer,
-                 failed_condition integer)
-language sql as $$
-  select * from post_ledger_entry_checked(p_workspace_id, p_ledger_id, p_entry_id, p_ik, p_request_hash, p_type, p_type_version,
-                                          p_parameters, p_posted, p_description, p_tags, p_groups, p_conditions,
-                                          p_line_ids, p_account_ids, p_currencies, p_amounts, p_keys, p_descriptions, p_line_tags)
 $$;

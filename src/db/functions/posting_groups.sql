@@ -88,6 +88,9 @@ declare
   v_created timestamptz[];
   v_positions integer[];
   v_conditioned integer[];
+  v_bounded_workspaces text[];
+  v_bounded_pair_accounts text[];
+  v_bounded_currencies text[];
   v_bounded_accounts text[] := '{}';
   v_lock_workspaces text[];
   v_lock_accounts text[];
@@ -131,9 +134,13 @@ begin
   select array_agg(o order by o) into v_conditioned
   from unnest(v_claimed) o where jsonb_array_length(p_conditions -> (o - 1)) > 0;
   if v_conditioned is not null then
-    select coalesce(array_agg(distinct c.value->>'accountId'), '{}') into v_bounded_accounts
-    from unnest(v_conditioned) o cross join jsonb_array_elements(p_conditions -> (o - 1)) c
-    where c.value ? 'precondition' or c.value ? 'postcondition';
+    -- The pairs whose own balance a claimed entry bounds, read from the conditions once.
+    select coalesce(array_agg(k.workspace_id), '{}'), coalesce(array_agg(k.account_id), '{}'),
+           coalesce(array_agg(k.currency), '{}'), coalesce(array_agg(distinct k.account_id), '{}')
+    into v_bounded_workspaces, v_bounded_pair_accounts, v_bounded_currencies, v_bounded_accounts
+    from (select distinct p_workspace_ids[o] as workspace_id, c.value->>'accountId' as account_id, c.value->>'currency' as currency
+          from unnest(v_conditioned) o cross join jsonb_array_elements(p_conditions -> (o - 1)) c
+          where c.value ? 'precondition' or c.value ? 'postcondition') k;
 
     -- Every row the group updates under a lock (strong or bounded accounts) and every bounded
     -- pair, created or locked in one ordered pass before any balance is read.
@@ -146,9 +153,7 @@ begin
       where l.entry = any(v_claimed)
         and (coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual' or l.account_id = any(v_bounded_accounts))
       union
-      select p_workspace_ids[o], c.value->>'accountId', c.value->>'currency'
-      from unnest(v_conditioned) o cross join jsonb_array_elements(p_conditions -> (o - 1)) c
-      where c.value ? 'precondition' or c.value ? 'postcondition'
+      select * from unnest(v_bounded_workspaces, v_bounded_pair_accounts, v_bounded_currencies)
     ) k;
     perform lock_balance_rows(v_lock_workspaces, v_lock_accounts, v_lock_currencies);
 
@@ -159,9 +164,7 @@ begin
                                           and q.currency = b.currency and not q.balance_applied), 0))::text)
     into v_balances
     from ledger_account_balances b
-    join (select distinct p_workspace_ids[o] as workspace_id, c.value->>'accountId' as account_id, c.value->>'currency' as currency
-          from unnest(v_conditioned) o cross join jsonb_array_elements(p_conditions -> (o - 1)) c
-          where c.value ? 'precondition' or c.value ? 'postcondition') k
+    join unnest(v_bounded_workspaces, v_bounded_pair_accounts, v_bounded_currencies) as k(workspace_id, account_id, currency)
       on b.workspace_id = k.workspace_id and b.account_id = k.account_id and b.currency = k.currency;
 
     -- Entries without conditions move bounded balances too, so every claimed entry with a line
