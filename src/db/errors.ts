@@ -16,12 +16,14 @@ const CONSTRAINT_ERRORS: Record<string, () => DomainError> = {
  * class TL, a class of our own; src/db/functions/README.md lists them with their details. They
  * are told apart by code here, never by message text.
  */
-export type SqlRefusalName = 'entry_condition_failed' | 'balance_out_of_range' | 'unknown_product' | 'unknown_user';
+export type SqlRefusalName =
+  'entry_condition_failed' | 'balance_out_of_range' | 'unknown_product' | 'unknown_user' | 'account_ik_taken';
 export const SQL_REFUSALS: ReadonlyMap<string, SqlRefusalName> = new Map<string, SqlRefusalName>([
   ['TL001', 'entry_condition_failed'], // post_ledger_entry; detail: the failed condition's index
   ['TL002', 'balance_out_of_range'], // apply_balance_deltas: a balance would leave the Int96 range
   ['TL003', 'unknown_product'], // create_invoice; detail: the failing line items' indexes (JSON array)
   ['TL004', 'unknown_user'], // create_invoice; detail: the failing line items' indexes (JSON array)
+  ['TL005', 'account_ik_taken'], // create_planned_accounts; detail: the path that could not be created
 ]);
 
 export type SqlRefusal = { name: SqlRefusalName; detail: string | undefined };
@@ -41,6 +43,11 @@ const REFUSAL_ERRORS: Partial<Record<SqlRefusalName, () => DomainError>> = {
     new DomainError(
       'invalid_input_provided',
       'The entry would take a balance outside the Int96 range (±(2^120 − 1)); nothing was posted.',
+    ),
+  account_ik_taken: () =>
+    new DomainError(
+      'invalid_input_provided',
+      'An account the entry needs cannot be created: another account of the ledger holds its ik; nothing was posted.',
     ),
 };
 

@@ -208,21 +208,18 @@ export async function updateAccountAttributes(
       and (a.name is distinct from coalesce(t.name, a.name) or a.consistency <> t.consistency::jsonb)`;
 }
 
-/** Serialises creating template instances in one ledger (rare: only an account's first entry). */
-export async function lockLedgerAccountCreation(db: Db, workspaceId: string, ledgerId: string): Promise<void> {
-  await db`/* lockLedgerAccountCreation */ select pg_advisory_xact_lock(hashtextextended(${`accounts:${workspaceId}:${ledgerId}`}, 0))`;
-}
-
-/** Ids of the ledger's accounts at the given paths. */
-export async function accountIdsByPath(
+/**
+ * Creates the planned template instances that do not exist yet (create_planned_accounts: no
+ * ledger-wide lock, a concurrent creator of the same path is waited for) and maps each planned
+ * id to the id of the account holding its path now.
+ */
+export async function createPlannedAccounts(
   db: Db,
-  workspaceId: string,
-  ledgerId: string,
-  paths: readonly string[],
+  accounts: readonly NewLedgerAccount[],
 ): Promise<Map<string, string>> {
-  const rows = await db<{ id: string; path: string }[]>`
-    /* accountIdsByPath */
-    select id, path from ledger_accounts
-    where workspace_id = ${workspaceId} and ledger_id = ${ledgerId} and path = any(${paths as string[]}::text[])`;
-  return new Map(rows.map((row) => [row.path, row.id]));
+  if (accounts.length === 0) return new Map();
+  const rows = await db<{ plannedId: string; accountId: string }[]>`
+    /* createPlannedAccounts */
+    select planned_id as "plannedId", account_id as "accountId" from create_planned_accounts(${jsonb(db, accounts)})`;
+  return new Map(rows.map((row) => [row.plannedId, row.accountId]));
 }

@@ -1,5 +1,6 @@
 import type { EntryParameters } from '../core/entryTypes.js';
 import { asStored, jsonb } from './json.js';
+import type { NewLedgerAccount } from './ledgerAccounts.js';
 import type { Db } from './sql.js';
 
 export type LedgerEntryRow = {
@@ -92,8 +93,19 @@ export type EntryPosting = {
 };
 
 export type PostingOutcome =
-  | { entryId: string; requestHash: string; replayed: boolean; created: Date; position: number }
+  | {
+      entryId: string;
+      requestHash: string;
+      replayed: boolean;
+      created: Date;
+      position: number;
+      /** Some account the entry planned was created meanwhile by another posting: its lines name that one. */
+      remapped?: boolean;
+    }
   | { failedCondition: number };
+
+/** A template instance planned by the entry at `ordinal` (1-based) of a group. */
+export type PlannedAccountOf = { ordinal: number; account: NewLedgerAccount };
 
 /** The entry and lines a fresh posting wrote, as they now stand in the database, without reading them back. */
 export function postedRows(
@@ -180,9 +192,14 @@ export type BalanceRowKey = { workspaceId: string; accountId: string; currency: 
 /**
  * Posts the entries in one set-based statement sequence and one commit (post_ledger_entry_group),
  * each answered as if posted alone in this order: a replayed ik names the entry holding it, a
- * failed condition refuses only its entry. No two entries may share an ik.
+ * failed condition refuses only its entry. No two entries may share an ik. Planned template
+ * instances are created in the same statement; those only refused entries needed are not kept.
  */
-export async function postLedgerEntries(db: Db, postings: readonly EntryPosting[]): Promise<PostingOutcome[]> {
+export async function postLedgerEntries(
+  db: Db,
+  postings: readonly EntryPosting[],
+  newAccounts: readonly PlannedAccountOf[] = [],
+): Promise<PostingOutcome[]> {
   const entry = <T>(pick: (posting: EntryPosting) => T) => postings.map(pick);
   const lines = postings.flatMap((posting, index) => posting.lines.map((line) => ({ ordinal: index + 1, line })));
   const line = <T>(pick: (item: EntryPosting['lines'][number]) => T) => lines.map((item) => pick(item.line));
@@ -195,11 +212,12 @@ export async function postLedgerEntries(db: Db, postings: readonly EntryPosting[
       created: Date;
       position: number;
       failedCondition: number | null;
+      remapped: boolean;
     }[]
   >`
     /* postLedgerEntries */
     select ordinal, posted_entry_id as "entryId", posted_request_hash as "requestHash", replayed, posted_created as created,
-           posted_position as position, failed_condition as "failedCondition"
+           posted_position as position, failed_condition as "failedCondition", remapped
     from post_ledger_entry_group(
       ${entry((p) => p.workspaceId)}::text[], ${entry((p) => p.ledgerId)}::text[], ${entry((p) => p.entryId)}::text[],
       ${entry((p) => p.ik)}::text[], ${entry((p) => p.requestHash)}::text[], ${entry((p) => p.type) as string[]}::text[],
@@ -223,10 +241,15 @@ export async function postLedgerEntries(db: Db, postings: readonly EntryPosting[
       ${line((l) => l.description) as string[]}::text[], ${jsonb(
         db,
         line((l) => l.tags),
+      )},
+      ${jsonb(
+        db,
+        newAccounts.map(({ ordinal, account }) => ({ ...account, entry: ordinal })),
       )})`;
   const outcomes: PostingOutcome[] = [];
-  for (const { ordinal, failedCondition, ...posted } of rows) {
-    outcomes[ordinal - 1] = failedCondition !== null ? { failedCondition } : posted;
+  for (const { ordinal, failedCondition, remapped, ...posted } of rows) {
+    outcomes[ordinal - 1] =
+      failedCondition !== null ? { failedCondition } : remapped ? { ...posted, remapped } : posted;
   }
   return outcomes;
 }

@@ -655,6 +655,54 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.create_planned_accounts(p_accounts jsonb)
+ RETURNS TABLE(planned_id text, account_id text)
+ LANGUAGE plpgsql
+AS $function$
+#variable_conflict use_column
+declare
+  v_depth smallint;
+  v_missing text;
+begin
+  for v_depth in
+    select distinct (a->>'depth')::smallint from jsonb_array_elements(p_accounts) a order by 1
+  loop
+    -- The first plan of a path (in array order: the group's arrival order) is the one written.
+    with planned as (
+      select a.n, a.value->>'workspaceId' as workspace_id, a.value->>'ledgerId' as ledger_id, a.value->>'path' as path, a.value
+      from jsonb_array_elements(p_accounts) with ordinality as a(value, n)
+      where (a.value->>'depth')::smallint = v_depth
+    )
+    insert into ledger_accounts (workspace_id, ledger_id, id, ik, path, parent_id, depth, name, type, currency_mode,
+                                 currency_code, consistency, linked_account_id, request_hash)
+    select distinct on (p.workspace_id, p.ledger_id, p.path)
+           p.workspace_id, p.ledger_id, p.value->>'id', p.value->>'ik', p.path,
+           (select x.id from ledger_accounts x
+            where x.workspace_id = p.workspace_id and x.ledger_id = p.ledger_id
+              and x.path = regexp_replace(p.path, '/[^/]*$', '')),
+           v_depth, p.value->>'name', p.value->>'type', p.value->>'currencyMode', p.value->>'currencyCode',
+           p.value->'consistency', p.value->>'linkedAccountId', p.value->>'requestHash'
+    from planned p
+    order by p.workspace_id, p.ledger_id, p.path, p.n
+    on conflict do nothing;
+  end loop;
+
+  select a->>'path' into v_missing
+  from jsonb_array_elements(p_accounts) a
+  where not exists (select 1 from ledger_accounts x
+                    where x.workspace_id = a->>'workspaceId' and x.ledger_id = a->>'ledgerId' and x.path = a->>'path')
+  limit 1;
+  if v_missing is not null then
+    raise exception using errcode = 'TL005', message = 'account_ik_taken', detail = v_missing;
+  end if;
+
+  return query
+    select a->>'id', x.id
+    from jsonb_array_elements(p_accounts) a
+    join ledger_accounts x on x.workspace_id = a->>'workspaceId' and x.ledger_id = a->>'ledgerId' and x.path = a->>'path';
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION public.failed_condition(p_workspace_id text, p_ledger_id text, p_conditions jsonb, p_account_ids text[], p_currencies text[], p_amounts numeric[])
  RETURNS integer
  LANGUAGE plpgsql
@@ -984,8 +1032,8 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION public.post_ledger_entry_group(p_workspace_ids text[], p_ledger_ids text[], p_entry_ids text[], p_iks text[], p_request_hashes text[], p_types text[], p_type_versions integer[], p_posted timestamp with time zone[], p_descriptions text[], p_parameters jsonb, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_entries integer[], p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_line_descriptions text[], p_line_tags jsonb)
- RETURNS TABLE(ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer)
+CREATE OR REPLACE FUNCTION public.post_ledger_entry_group(p_workspace_ids text[], p_ledger_ids text[], p_entry_ids text[], p_iks text[], p_request_hashes text[], p_types text[], p_type_versions integer[], p_posted timestamp with time zone[], p_descriptions text[], p_parameters jsonb, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_entries integer[], p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb)
+ RETURNS TABLE(ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer, remapped boolean)
  LANGUAGE plpgsql
 AS $function$
 #variable_conflict use_column
@@ -1007,7 +1055,28 @@ declare
   v_written integer[];
   v_out_of_range boolean;
   v_queued_accounts text[];
+  v_remap jsonb := '{}';
+  v_remapped integer[] := '{}';
 begin
+  -- 0. Template instances. Their paths are the first locks an entry takes, as on every path.
+  if jsonb_array_length(p_new_accounts) > 0 then
+    select coalesce(jsonb_object_agg(m.planned_id, m.account_id), '{}') into v_remap
+    from create_planned_accounts(p_new_accounts) m where m.planned_id <> m.account_id;
+    if v_remap <> '{}' then
+      p_account_ids := array(select coalesce(v_remap->>a.id, a.id) from unnest(p_account_ids) with ordinality as a(id, n) order by a.n);
+      p_conditions := (
+        select jsonb_agg(
+                 (select coalesce(jsonb_agg(case when v_remap ? (c.value->>'accountId')
+                                                 then jsonb_set(c.value, '{accountId}', v_remap->(c.value->>'accountId'))
+                                                 else c.value end order by c.n), '[]')
+                  from jsonb_array_elements(e.value) with ordinality as c(value, n))
+                 order by e.n)
+        from jsonb_array_elements(p_conditions) with ordinality as e(value, n));
+      select coalesce(array_agg(distinct (a->>'entry')::integer), '{}') into v_remapped
+      from jsonb_array_elements(p_new_accounts) a where v_remap ? (a->>'id');
+    end if;
+  end if;
+
   -- 1. Claims. A concurrent twin of an ik waits here until its holder commits (then replays) or withdraws.
   with entry as (
     select * from unnest(p_workspace_ids, p_ledger_ids, p_entry_ids, p_iks, p_request_hashes, p_types, p_type_versions,
@@ -1165,16 +1234,20 @@ begin
     -- Rows created only to be locked (for refused entries, or bounded pairs no line moved): gone.
     perform remove_unused_balance_rows(v_lock_workspaces, v_lock_accounts, v_lock_currencies);
   end if;
+  if jsonb_array_length(p_new_accounts) > 0 then
+    perform remove_unneeded_accounts(p_new_accounts,
+      array(select a->>'path' from jsonb_array_elements(p_new_accounts) a where (a->>'entry')::integer = any(v_written)));
+  end if;
 
   return query
     select o::integer, p_entry_ids[o], p_request_hashes[o], false, v_created[array_position(v_claimed, o::integer)],
-           v_positions[array_position(v_claimed, o::integer)], null::integer
+           v_positions[array_position(v_claimed, o::integer)], null::integer, o = any(v_remapped)
     from unnest(v_written) o
     union all
-    select r.o, null, null, null, null, null, r.failed
+    select r.o, null, null, null, null, null, r.failed, false
     from unnest(v_refused, v_failed) as r(o, failed)
     union all
-    select o::integer, last.id, last.request_hash, true, last.created, last.reversal_position, null::integer
+    select o::integer, last.id, last.request_hash, true, last.created, last.reversal_position, null::integer, false
     from generate_subscripts(p_entry_ids, 1) o
     cross join lateral (
       select x.id, x.request_hash, x.created, x.reversal_position from ledger_entries x
@@ -1214,6 +1287,16 @@ begin
   group by h.workspace_id, h.account_id, g.grain, date_trunc(g.grain, h.hour), h.currency;
   drop table rebuilt_accounts;
 end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.remove_unneeded_accounts(p_accounts jsonb, p_kept_paths text[])
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  delete from ledger_accounts x
+  using jsonb_array_elements(p_accounts) a
+  where x.workspace_id = a->>'workspaceId' and x.ledger_id = a->>'ledgerId' and x.path = a->>'path'
+    and x.xmin = xid(pg_current_xact_id()) and not x.path = any(p_kept_paths)
 $function$;
 
 CREATE OR REPLACE FUNCTION public.remove_unused_balance_rows(p_workspace_ids text[], p_account_ids text[], p_currencies text[])

@@ -305,6 +305,27 @@ describe('typed entries', () => {
     expect((await paths()).filter((path) => path.startsWith('liabilities/users:hana'))).toHaveLength(3);
     expect(await balance('liabilities/users:hana/available')).toEqual({ ownBalance: '12', balance: '12' });
   });
+
+  it('keeps the instances of written first entries and none of refused ones posted beside them', async () => {
+    // Posted together, these share groups: the refused transfers' new payers and payees must not survive them.
+    const results = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => [
+        post(`first-fund-${i}`, { type: 'fund_user', parameters: { user_id: `kim${i}`, amount: '3' } }),
+        post(`first-overdraft-${i}`, {
+          type: 'transfer',
+          parameters: { from: `nil${i}`, to: `kim${i}`, amount: '2', fee: '0' },
+        }),
+      ]).flat(),
+    );
+    expect(results.map((result) => result.__typename)).toEqual(
+      Array.from({ length: 4 }, () => ['AddLedgerEntryResult', 'BadRequestError']).flat(),
+    );
+    const all = await paths();
+    expect(all.filter((path) => path.startsWith('liabilities/users:kim'))).toHaveLength(12);
+    expect(all.filter((path) => path.startsWith('liabilities/users:nil'))).toEqual([]);
+    expect(await balance('liabilities/users:kim3/available')).toEqual({ ownBalance: '3', balance: '3' });
+    expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
+  });
 });
 
 const schemaV2 = () => {

@@ -2,7 +2,7 @@
 -- in one transaction (one round trip, one commit, one WAL flush). Each entry is answered as if it
 -- had been posted alone in the group's order: a replayed ik names the entry that holds it, a
 -- failed own-balance condition refuses only its entry. The server never puts an ik twice in one
--- group, nor an entry that creates accounts or bounds a total balance (those post alone).
+-- group, nor an entry that bounds a total balance (those post alone).
 
 -- The judgment of own-balance conditions inside a group, in arrival order. p_balances maps
 -- 'account|currency' to each bounded pair's balance before the group (read under lock); the
@@ -64,23 +64,27 @@ $$;
 
 -- Entries are given as parallel arrays (one element per entry, in arrival order; jsonb arrays
 -- for the jsonb columns), lines as parallel arrays naming their entry by its 1-based ordinal.
--- Steps, in the lock order every posting uses (iks, then balance rows by account and currency):
+-- p_new_accounts plans the template instances entries create (create_planned_accounts' rows,
+-- each with its entry's ordinal as "entry"). Steps, in the lock order every posting uses
+-- (new account paths, iks, then balance rows by account and currency):
+-- 0. create the planned accounts; lines and conditions naming a planned id that lost its race
+--    to an existing account are pointed at that account (the entry answers remapped);
 -- 1. claim the iks, sorted, with one insert (a repost continues a chain ended by a reversal);
 -- 2. when a claimed entry has conditions: lock every balance row the group updates under a lock,
 --    read the bounded balances and judge the entries in order; refused claims are withdrawn;
 -- 3. insert the written entries' lines;
 -- 4. queue their deltas, one row per account, currency, local hour and kind, and add the strong
 --    and bounded ones to the balance rows, each row updated once;
--- then answer every ordinal. Raises balance_out_of_range (TL002) like apply_balance_deltas: the
+-- then remove the accounts only refused or replayed entries planned, and answer every ordinal. Raises balance_out_of_range (TL002) like apply_balance_deltas: the
 -- server then posts the group's entries one by one, so only the offending entry is refused.
 create or replace function post_ledger_entry_group(
   p_workspace_ids text[], p_ledger_ids text[], p_entry_ids text[], p_iks text[], p_request_hashes text[],
   p_types text[], p_type_versions integer[], p_posted timestamptz[], p_descriptions text[],
   p_parameters jsonb, p_tags jsonb, p_groups jsonb, p_conditions jsonb,
   p_line_entries integer[], p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[],
-  p_keys text[], p_line_descriptions text[], p_line_tags jsonb
+  p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb
 ) returns table (ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamptz,
-                 posted_position integer, failed_condition integer)
+                 posted_position integer, failed_condition integer, remapped boolean)
 language plpgsql as $$
 #variable_conflict use_column
 declare
@@ -101,7 +105,28 @@ declare
   v_written integer[];
   v_out_of_range boolean;
   v_queued_accounts text[];
+  v_remap jsonb := '{}';
+  v_remapped integer[] := '{}';
 begin
+  -- 0. Template instances. Their paths are the first locks an entry takes, as on every path.
+  if jsonb_array_length(p_new_accounts) > 0 then
+    select coalesce(jsonb_object_agg(m.planned_id, m.account_id), '{}') into v_remap
+    from create_planned_accounts(p_new_accounts) m where m.planned_id <> m.account_id;
+    if v_remap <> '{}' then
+      p_account_ids := array(select coalesce(v_remap->>a.id, a.id) from unnest(p_account_ids) with ordinality as a(id, n) order by a.n);
+      p_conditions := (
+        select jsonb_agg(
+                 (select coalesce(jsonb_agg(case when v_remap ? (c.value->>'accountId')
+                                                 then jsonb_set(c.value, '{accountId}', v_remap->(c.value->>'accountId'))
+                                                 else c.value end order by c.n), '[]')
+                  from jsonb_array_elements(e.value) with ordinality as c(value, n))
+                 order by e.n)
+        from jsonb_array_elements(p_conditions) with ordinality as e(value, n));
+      select coalesce(array_agg(distinct (a->>'entry')::integer), '{}') into v_remapped
+      from jsonb_array_elements(p_new_accounts) a where v_remap ? (a->>'id');
+    end if;
+  end if;
+
   -- 1. Claims. A concurrent twin of an ik waits here until its holder commits (then replays) or withdraws.
   with entry as (
     select * from unnest(p_workspace_ids, p_ledger_ids, p_entry_ids, p_iks, p_request_hashes, p_types, p_type_versions,
@@ -259,16 +284,20 @@ begin
     -- Rows created only to be locked (for refused entries, or bounded pairs no line moved): gone.
     perform remove_unused_balance_rows(v_lock_workspaces, v_lock_accounts, v_lock_currencies);
   end if;
+  if jsonb_array_length(p_new_accounts) > 0 then
+    perform remove_unneeded_accounts(p_new_accounts,
+      array(select a->>'path' from jsonb_array_elements(p_new_accounts) a where (a->>'entry')::integer = any(v_written)));
+  end if;
 
   return query
     select o::integer, p_entry_ids[o], p_request_hashes[o], false, v_created[array_position(v_claimed, o::integer)],
-           v_positions[array_position(v_claimed, o::integer)], null::integer
+           v_positions[array_position(v_claimed, o::integer)], null::integer, o = any(v_remapped)
     from unnest(v_written) o
     union all
-    select r.o, null, null, null, null, null, r.failed
+    select r.o, null, null, null, null, null, r.failed, false
     from unnest(v_refused, v_failed) as r(o, failed)
     union all
-    select o::integer, last.id, last.request_hash, true, last.created, last.reversal_position, null::integer
+    select o::integer, last.id, last.request_hash, true, last.created, last.reversal_position, null::integer, false
     from generate_subscripts(p_entry_ids, 1) o
     cross join lateral (
       select x.id, x.request_hash, x.created, x.reversal_position from ledger_entries x

@@ -10,8 +10,7 @@ import type { GqlContext } from '../context.js';
 import { requireLedgerMatch } from '../ledgerMatch.js';
 import { loadSchemaVersion, type LoadedSchema } from '../schemas/schemaVersions.js';
 import { countEntriesWritten, timedPosting } from './postingMetrics.js';
-import { postPrepared } from './postEntry.js';
-import { groupable } from './postingGroups.js';
+import { groupable, postAlone } from './postEntry.js';
 import { prepareEntry, type PreparedEntry } from './prepareEntry.js';
 
 // The steps of adding one entry, shared by addLedgerEntry and addLedgerEntries. A fresh entry
@@ -74,17 +73,25 @@ export function checkOutcome(
   }
 }
 
+/** Whether a posting's answer can be built from what the server sent: it wrote it, naming the accounts it planned. */
+export function answeredFromPosting(prepared: PreparedEntry, outcome: PostingOutcome): boolean {
+  if ('failedCondition' in outcome || outcome.replayed || outcome.remapped) return false;
+  // Total-bound entries create their accounts apart; the remapped flag comes from the group statement only.
+  return groupable(prepared) || prepared.newAccounts.length === 0;
+}
+
 export async function addEntry(ctx: GqlContext, target: EntryLedger, ik: string, input: LedgerEntryInput) {
   const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, ik, input, {
     prefetched: target.accounts,
   });
   const outcome = await timedPosting(() =>
-    groupable(prepared) ? ctx.postings.post(prepared) : postPrepared(ctx.sql, prepared),
+    groupable(prepared) ? ctx.postings.post(prepared) : postAlone(ctx.sql, prepared),
   );
   checkOutcome(prepared, outcome, ik);
   countEntriesWritten(outcome.replayed ? 0 : 1);
-  // A fresh posting is answered from what was just written; a replay reads the original.
-  if (!outcome.replayed && prepared.newAccounts.length === 0) {
+  // A fresh posting is answered from what was just written (unless another posting created an
+  // account it planned, which its lines then name); a replay reads the original.
+  if (answeredFromPosting(prepared, outcome)) {
     return {
       __typename: 'AddLedgerEntryResult' as const,
       ...postedRows(prepared.posting, outcome.created, outcome.position),

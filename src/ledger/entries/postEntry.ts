@@ -1,41 +1,43 @@
-import { accountIdsByPath, insertLedgerAccounts, lockLedgerAccountCreation } from '../../db/ledgerAccounts.js';
-import { lockBalances, postLedgerEntry, type EntryPosting, type PostingOutcome } from '../../db/ledgerEntries.js';
+import { createPlannedAccounts } from '../../db/ledgerAccounts.js';
+import {
+  lockBalances,
+  postLedgerEntries,
+  postLedgerEntry,
+  type EntryPosting,
+  type PlannedAccountOf,
+  type PostingOutcome,
+} from '../../db/ledgerEntries.js';
 import { retryingDeadlocks } from '../../db/deadlocks.js';
 import { transaction } from '../../db/rollback.js';
 import type { Db, Sql } from '../../db/sql.js';
 import { lockedBalanceRows } from './balanceLocks.js';
 import type { PreparedEntry } from './prepareEntry.js';
 
-// Posting prepared entries. The common case is one statement. An entry that names template
-// instances not yet created inserts them in the same transaction as the posting, so a refused
-// entry (a failing condition) leaves no accounts behind.
+// Posting prepared entries. Entries that bound no total balance go through the set-based group
+// statement (post_ledger_entry_group), which also creates the template instances they plan and
+// drops those only a refused entry needed. An entry that bounds a total balance is posted by
+// post_ledger_entry_checked, after its planned accounts in the same transaction.
+
+/** Whether the entry can be posted by the group statement: it bounds no total balance. */
+export function groupable(prepared: PreparedEntry): boolean {
+  return prepared.posting.conditions.every(
+    (condition) => !condition.totalPrecondition && !condition.totalPostcondition,
+  );
+}
+
+/** The template instances the entries plan, each with its entry's 1-based ordinal. */
+export function plannedAccountsOf(prepared: readonly PreparedEntry[]): PlannedAccountOf[] {
+  return prepared.flatMap((entry, index) => entry.newAccounts.map((account) => ({ ordinal: index + 1, account })));
+}
 
 /**
- * Inserts the entry's planned accounts that still do not exist (a concurrent entry may have
- * created some since they were planned) and returns the posting with their final ids.
+ * Creates the entry's planned accounts that still do not exist (a concurrent entry may have
+ * created some since they were planned) and returns the posting naming their final ids.
  */
-async function createPlannedAccounts(trx: Db, prepared: PreparedEntry): Promise<EntryPosting> {
+async function createPlannedAccountsOf(trx: Db, prepared: PreparedEntry): Promise<EntryPosting> {
   if (prepared.newAccounts.length === 0) return prepared.posting;
-  const { workspaceId, ledgerId } = prepared.posting;
-  await lockLedgerAccountCreation(trx, workspaceId, ledgerId);
-  const existing = await accountIdsByPath(
-    trx,
-    workspaceId,
-    ledgerId,
-    prepared.newAccounts.map((account) => account.path),
-  );
-  const idOf = new Map<string, string>();
-  for (const account of prepared.newAccounts) {
-    const id = existing.get(account.path);
-    if (id) idOf.set(account.id, id);
-  }
+  const idOf = await createPlannedAccounts(trx, prepared.newAccounts);
   const remap = (id: string) => idOf.get(id) ?? id;
-  await insertLedgerAccounts(
-    trx,
-    prepared.newAccounts
-      .filter((account) => !existing.has(account.path))
-      .map((account) => ({ ...account, parentId: account.parentId && remap(account.parentId) })),
-  );
   return {
     ...prepared.posting,
     lines: prepared.posting.lines.map((line) => ({ ...line, accountId: remap(line.accountId) })),
@@ -46,9 +48,16 @@ async function createPlannedAccounts(trx: Db, prepared: PreparedEntry): Promise<
   };
 }
 
-export async function postPrepared(sql: Sql, prepared: PreparedEntry): Promise<PostingOutcome> {
+/** Posts one entry in its own transaction (one statement, except a total bound that creates accounts). */
+export async function postAlone(sql: Sql, prepared: PreparedEntry): Promise<PostingOutcome> {
   if (prepared.newAccounts.length === 0) return retryingDeadlocks(() => postLedgerEntry(sql, prepared.posting));
-  const result = await postAll(sql, [prepared], () => false);
+  if (groupable(prepared)) {
+    return retryingDeadlocks(
+      async () => (await postLedgerEntries(sql, [prepared.posting], plannedAccountsOf([prepared])))[0],
+    );
+  }
+  // A replay writes nothing: rolling back drops the accounts created for it.
+  const result = await postAll(sql, [prepared], (outcome) => 'replayed' in outcome && outcome.replayed);
   return 'refused' in result ? result.outcome : result.outcomes[0];
 }
 
@@ -56,8 +65,9 @@ type Refused = { refused: number; outcome: PostingOutcome };
 export type BatchOutcome = { outcomes: PostingOutcome[] } | Refused;
 
 /**
- * Posts every entry in one transaction, pipelined: either all are written or none. A failed
- * condition, or an outcome `refuses` rejects (an ik clash), rolls the whole batch back.
+ * Posts every entry in one transaction: either all are written or none. A failed condition, or
+ * an outcome `refuses` rejects (an ik clash), rolls the whole batch back and is the answer. No
+ * two entries may share an ik.
  */
 export async function postAll(
   sql: Sql,
@@ -66,22 +76,16 @@ export async function postAll(
 ): Promise<BatchOutcome> {
   const posted = await retryingDeadlocks(() =>
     transaction(sql, async (trx, refuse: (refusal: Refused) => never) => {
-      const postings: EntryPosting[] = [];
-      for (const entry of prepared) postings.push(await createPlannedAccounts(trx, entry));
-      // Several entries in one transaction: take every balance lock they need first, in the global
-      // order (rows of eventual accounts take none: their deltas are queued).
-      const locks =
-        postings.length > 1 ? prepared.flatMap((entry, index) => lockedBalanceRows(entry, postings[index])) : [];
-      if (locks.length > 0) await lockBalances(trx, postings[0].workspaceId, locks);
-      const settled = await Promise.allSettled(postings.map((posting) => postLedgerEntry(trx, posting)));
-      // The first refused entry is the batch's answer (all or nothing): report it.
-      const failed = settled.findIndex((result) => result.status === 'fulfilled' && 'failedCondition' in result.value);
-      if (failed !== -1)
-        refuse({ refused: failed, outcome: (settled[failed] as PromiseFulfilledResult<PostingOutcome>).value });
-      const outcomes = settled.map((result) => {
-        if (result.status === 'rejected') throw result.reason;
-        return result.value;
-      });
+      const outcomes = prepared.every(groupable)
+        ? await postLedgerEntries(
+            trx,
+            prepared.map((entry) => entry.posting),
+            plannedAccountsOf(prepared),
+          )
+        : await postOneByOne(trx, prepared);
+      // The first refused entry is the batch's answer (all or nothing).
+      const failed = outcomes.findIndex((outcome) => 'failedCondition' in outcome);
+      if (failed !== -1) refuse({ refused: failed, outcome: outcomes[failed] });
       outcomes.forEach((outcome, index) => {
         if (refuses(outcome, index)) refuse({ refused: index, outcome });
       });
@@ -92,9 +96,25 @@ export async function postAll(
 }
 
 /**
+ * A batch with total bounds: each entry by post_ledger_entry_checked, pipelined in the caller's
+ * transaction, after every balance lock they need is taken in the global order (rows of
+ * eventual accounts take none: their deltas are queued).
+ */
+async function postOneByOne(trx: Db, prepared: readonly PreparedEntry[]): Promise<PostingOutcome[]> {
+  const postings: EntryPosting[] = [];
+  for (const entry of prepared) postings.push(await createPlannedAccountsOf(trx, entry));
+  const locks = prepared.flatMap((entry, index) => lockedBalanceRows(entry, postings[index]));
+  if (postings.length > 1 && locks.length > 0) await lockBalances(trx, postings[0].workspaceId, locks);
+  return Promise.all(postings.map((posting) => postLedgerEntry(trx, posting)));
+}
+
+/**
  * Posts inside the caller's transaction (creating planned accounts first). A failed condition
  * comes back as an outcome: the caller throws to roll its transaction back.
  */
 export async function postWithin(trx: Db, prepared: PreparedEntry): Promise<PostingOutcome> {
-  return postLedgerEntry(trx, await createPlannedAccounts(trx, prepared));
+  if (prepared.newAccounts.length > 0 && groupable(prepared)) {
+    return (await postLedgerEntries(trx, [prepared.posting], plannedAccountsOf([prepared])))[0];
+  }
+  return postLedgerEntry(trx, await createPlannedAccountsOf(trx, prepared));
 }

@@ -1,7 +1,7 @@
-import { postLedgerEntries, postLedgerEntry, type PostingOutcome } from '../../db/ledgerEntries.js';
-import { retryingDeadlocks } from '../../db/deadlocks.js';
+import { postLedgerEntries, type PostingOutcome } from '../../db/ledgerEntries.js';
 import type { Sql } from '../../db/sql.js';
 import { groupedEntries, postingGroupsRetried, postingGroupsWritten } from '../../observability/metrics.js';
+import { plannedAccountsOf, postAlone } from './postEntry.js';
 import { DEFAULT_POSTING_GROUPS, type PostingGroupOptions } from './postingGroupOptions.js';
 import type { PreparedEntry } from './prepareEntry.js';
 
@@ -20,14 +20,6 @@ type Waiting = {
   resolve: (outcome: PostingOutcome) => void;
   reject: (error: unknown) => void;
 };
-
-/** Whether the entry can wait for a group: it creates no account and bounds no total balance (those post alone). */
-export function groupable(prepared: PreparedEntry): boolean {
-  return (
-    prepared.newAccounts.length === 0 &&
-    prepared.posting.conditions.every((condition) => !condition.totalPrecondition && !condition.totalPostcondition)
-  );
-}
 
 export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_POSTING_GROUPS): PostingGroups {
   const waiting: Waiting[] = [];
@@ -60,11 +52,7 @@ export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_P
     } catch {
       postingGroupsRetried.inc();
       // Something failed the whole statement (a balance out of range, a deadlock): each entry alone.
-      await Promise.all(
-        group.map((item) =>
-          retryingDeadlocks(() => postLedgerEntry(sql, item.prepared.posting)).then(item.resolve, item.reject),
-        ),
-      );
+      await Promise.all(group.map((item) => postAlone(sql, item.prepared).then(item.resolve, item.reject)));
     } finally {
       inFlight--;
       schedule();
@@ -73,7 +61,7 @@ export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_P
 
   return {
     post(prepared) {
-      if (options.maxEntries === 1) return retryingDeadlocks(() => postLedgerEntry(sql, prepared.posting));
+      if (options.maxEntries === 1) return postAlone(sql, prepared);
       return new Promise<PostingOutcome>((resolve, reject) => {
         waiting.push({ prepared, resolve, reject });
         schedule();
@@ -104,9 +92,10 @@ function nextGroup(waiting: Waiting[], max: number): Waiting[] {
 }
 
 async function postGroup(sql: Sql, prepared: readonly PreparedEntry[]): Promise<PostingOutcome[]> {
-  if (prepared.length === 1) return [await retryingDeadlocks(() => postLedgerEntry(sql, prepared[0].posting))];
+  if (prepared.length === 1) return [await postAlone(sql, prepared[0])];
   return postLedgerEntries(
     sql,
     prepared.map((entry) => entry.posting),
+    plannedAccountsOf(prepared),
   );
 }

@@ -1,9 +1,10 @@
 import type { MutationResolvers } from '../../../../generated/ledger.js';
 import { MAX_LINES_PER_ENTRY } from '../../../core/entries.js';
 import { DomainError } from '../../../core/errors.js';
-import { findLedgerEntriesById, linesOfEntries, type PostingOutcome } from '../../../db/ledgerEntries.js';
+import { findLedgerEntriesById, linesOfEntries, postedRows, type PostingOutcome } from '../../../db/ledgerEntries.js';
 import { expectedFailure } from '../../../db/errors.js';
-import { checkOutcome, ledgerForEntry } from '../../entries/addEntry.js';
+import { answeredFromPosting, checkOutcome, ledgerForEntry } from '../../entries/addEntry.js';
+import type { GqlContext } from '../../context.js';
 import { postAll } from '../../entries/postEntry.js';
 import { countEntriesWritten, timedPosting } from '../../entries/postingMetrics.js';
 import { prepareEntry, type PreparedEntry } from '../../entries/prepareEntry.js';
@@ -116,19 +117,36 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
         return batchFailed([entryError(items[result.refused].ik, error)]);
       }
     }
-    const outcomes = (result as { outcomes: PostingOutcome[] }).outcomes as { entryId: string; replayed: boolean }[];
-    countEntriesWritten(outcomes.filter((outcome) => !outcome.replayed).length);
-    const workspaceId = target.ledger.workspaceId;
-    const ids = outcomes.map((outcome) => outcome.entryId);
-    const entries = new Map((await findLedgerEntriesById(ctx.sql, workspaceId, ids)).map((entry) => [entry.id, entry]));
-    const lines = await linesOfEntries(ctx.sql, workspaceId, ids);
-    return {
-      __typename: 'AddLedgerEntriesResult' as const,
-      results: outcomes.map((outcome) => ({
+    const outcomes = (result as { outcomes: PostingOutcome[] }).outcomes;
+    countEntriesWritten(outcomes.filter((outcome) => 'replayed' in outcome && !outcome.replayed).length);
+    return { __typename: 'AddLedgerEntriesResult' as const, results: await answers(ctx, prepared, outcomes) };
+  });
+
+/** Each entry's answer: built from its posting when this call wrote it, read back otherwise (replays). */
+async function answers(ctx: GqlContext, prepared: readonly PreparedEntry[], outcomes: readonly PostingOutcome[]) {
+  const written = outcomes.map((outcome, index) => answeredFromPosting(prepared[index], outcome));
+  const readIds = outcomes.flatMap((outcome, index) =>
+    written[index] || !('entryId' in outcome) ? [] : [outcome.entryId],
+  );
+  const workspaceId = prepared[0].posting.workspaceId;
+  const entries = new Map(
+    (await findLedgerEntriesById(ctx.sql, workspaceId, readIds)).map((entry) => [entry.id, entry]),
+  );
+  const lines = readIds.length > 0 ? await linesOfEntries(ctx.sql, workspaceId, readIds) : [];
+  return outcomes.map((outcome, index) => {
+    if (!('entryId' in outcome)) throw new Error('A refused entry has no answer in a written batch.');
+    if (answeredFromPosting(prepared[index], outcome)) {
+      return {
         __typename: 'AddLedgerEntryResult' as const,
-        entry: entries.get(outcome.entryId)!,
-        lines: lines.filter((line) => line.entryId === outcome.entryId),
-        isIkReplay: outcome.replayed,
-      })),
+        ...postedRows(prepared[index].posting, outcome.created, outcome.position),
+        isIkReplay: false,
+      };
+    }
+    return {
+      __typename: 'AddLedgerEntryResult' as const,
+      entry: entries.get(outcome.entryId)!,
+      lines: lines.filter((line) => line.entryId === outcome.entryId),
+      isIkReplay: outcome.replayed,
     };
   });
+}
