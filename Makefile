@@ -77,7 +77,7 @@ mock: install ## Stateless mocks: billing REST on 4010 (Tally's validation in fr
 admin: install ## Manage workspaces and API clients: make admin ARGS="help"
 	$(NODE_TS) src/cli/admin.ts $(ARGS)
 
-bench-ledger: install ## Posting benchmark: HTTP vs the posting SQL direct; writes bench/results/ledger-post.md
+bench-ledger: install ## Posting benchmark: every phase (transfers, hot, first use, batches) beside the GraphQL floor and a minimal SQL ledger; writes bench/results/ledger-post.md (BENCH_PHASES, BENCH_RUNS, BENCH_POOL, BENCH_GROUPS_IN_FLIGHT for sweeps)
 	$(NODE_TS) bench/ledger-post.ts
 
 bench-ledger-balances: install ## Balance history reads at 1M vs 10k lines, backdated posts, hot account strong vs eventual; writes bench/results/ledger-balances.md

@@ -4,30 +4,39 @@ import path from 'node:path';
 import { ensureDatabase } from '../src/db/database.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { postLedgerEntries, postLedgerEntry, type EntryPosting } from '../src/db/ledgerEntries.js';
+import { checkLedgerInvariants } from '../src/db/ledgerChecks.js';
 import { migrate } from '../src/db/migrate.js';
 import { connect, type Sql } from '../src/db/sql.js';
 import { newId } from '../src/core/ids.js';
 import { fetchToken } from '../test/support/token.js';
 import { startTally, stopTally } from '../test/support/tallyProcess.js';
+import { databaseCounters, sampleBackends, type DatabaseFigures } from './support/databaseCounters.js';
 import { gqlCall, postJson } from './support/graphqlPost.js';
 import { cpuSeconds, idlePercentSince, machineTimes, rssMiB } from './support/processStats.js';
+import { installReferenceLedger, referenceTransfer } from './support/referenceLedger.js';
 
-// `make bench-ledger`: addLedgerEntry over HTTP with 2-line runtime entries against spawned
-// servers on a durable embedded PostgreSQL (fsync and synchronous_commit on), in two shapes:
-// (a) 10,000 accounts and 50 clients, (b) one hot account and 64 clients. Each shape runs on a
-// server with group commit and on one without (groups of one), then the posting function driven
-// directly by postgres.js, one entry per commit, at the server's pool size.
-// Results go to bench/results/ledger-post.{md,json}.
+// `make bench-ledger`: the posting engine against spawned servers on a durable embedded
+// PostgreSQL (fsync and synchronous_commit on), every phase in one run so each figure reads as a
+// ratio: the GraphQL floor (`{ __typename }`); 2-line transfers among 10,000 accounts (50
+// clients) and with one hot account (64 clients, the account strong, then eventual); first use
+// (32 clients, every entry creates a template instance and its subtree); addLedgerEntries with 15
+// transfers a call (16 clients). Posting phases run on a server with group commit (the default)
+// and on one without; transfers also run on the posting SQL driven directly and on a minimal
+// SQL reference ledger (bench/support/referenceLedger.ts). Results: bench/results/ledger-post.{md,json}.
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const POOL = 10;
+const POOL = Number(process.env.BENCH_POOL ?? 10);
+// BENCH_PHASES=transfers,hot strong (names as in the report) runs only those, for sweeps of the settings.
+const PHASES = process.env.BENCH_PHASES?.split(',').map((phase) => phase.trim());
+// BENCH_RUNS=group runs only the runs whose name contains it. A partial run prints, and writes no results.
+const RUNS = process.env.BENCH_RUNS;
 const ACCOUNTS = 10_000;
 const SEED_ENTRIES = 20_000;
-// Balances updated in the posting's transaction, the path this benchmark has always measured;
-// bench/ledger-balances.ts compares it with eventual updates.
+// Balances updated in the posting's transaction (the hot phase runs again with the account eventual).
 const STRONG = '{ ownBalanceUpdates: strong, totalBalanceUpdates: strong }';
+const EVENTUAL = '{ ownBalanceUpdates: eventual, totalBalanceUpdates: eventual }';
 
-type Figures = {
+type Figures = Partial<DatabaseFigures> & {
   entriesPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -39,24 +48,29 @@ type Figures = {
   machineIdlePercent?: number;
   /** Where Tally's database backends were, sampled every 20 ms: the top states and wait events. */
   backendWaits?: string;
-  /** WAL written per entry (pg_walinspect: every record between the phase's first and last LSN, the fold's included). */
-  walBytesPerEntry?: number;
-  walRecordsPerEntry?: number;
-  /** WAL records per entry by resource manager, the five most frequent. */
-  walRecordsByKind?: string;
-  /** Top-level statements per entry (pg_stat_statements), the fold's and the benchmark's own excluded: round trips. */
-  statementsPerEntry?: number;
 };
-type Scenario = { name: string; clients: number; ledger: string; pick: (random: () => number) => [string, string] };
+
+/** What one client sends, request after request: the body of its nth request and the entries it posts. */
+type Load = {
+  clients: number;
+  request: (client: number, n: number, random: () => number) => { body: string; entries: number };
+  /** Whether the answer is the success the request asks for. */
+  succeeded: (text: string) => boolean;
+};
+type Server = { baseUrl: string; token: string; pid: number };
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 const round = (value: number) => Math.round(value * 10) / 10;
+const seeded = (seed: number) => {
+  let state = seed;
+  return () => (state = (state * 48271) % 2147483647) / 2147483647;
+};
 
-function summarize(latencies: number[], errors: number, seconds: number): Figures {
+function summarize(latencies: number[], entries: number, errors: number): Figures {
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
-    entriesPerSecond: Math.round((latencies.length - errors) / seconds),
+    entriesPerSecond: Math.round(entries / SECONDS),
     p50Ms: round(percentile(sorted, 0.5)),
     p99Ms: round(percentile(sorted, 0.99)),
     errors,
@@ -64,120 +78,30 @@ function summarize(latencies: number[], errors: number, seconds: number): Figure
   };
 }
 
-/** Samples what Tally's backends are doing until stopped: busy, waiting on what, or idle in a transaction. */
-function sampleBackends(sql: Sql): () => Promise<string> {
-  const counts = new Map<string, number>();
-  let samples = 0;
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const rows = await sql<{ what: string; n: number }[]>`
-        select coalesce(wait_event_type || ':' || wait_event, state) as what, count(*)::int as n from pg_stat_activity
-        where application_name = 'tally' and backend_type = 'client backend' and state <> 'idle'
-          and pid <> pg_backend_pid() group by 1`;
-      samples++;
-      for (const row of rows) counts.set(row.what, (counts.get(row.what) ?? 0) + row.n);
-      if (process.env.BENCH_SLOW) {
-        const slow =
-          await sql`select pid, backend_type, state, wait_event_type, wait_event, now() - query_start as age, pg_blocking_pids(pid) as blockers, left(query, 80) as q
-          from pg_stat_activity where state <> 'idle' and now() - query_start > interval '1 second' and pid <> pg_backend_pid()`;
-        for (const row of slow) console.log('SLOW', JSON.stringify(row));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
-  return async () => {
-    running = false;
-    await loop;
-    return [...counts.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 4)
-      .map(([what, n]) => `${what} ${(n / samples).toFixed(1)}`)
-      .join(', ');
-  };
-}
-
-type DatabaseFigures = Pick<
-  Figures,
-  'walBytesPerEntry' | 'walRecordsPerEntry' | 'walRecordsByKind' | 'statementsPerEntry'
->;
-
-/** Starts counting WAL (pg_walinspect, between two LSNs) and statements; the function returned answers them per entry. */
-async function databaseCounters(sql: Sql): Promise<(entries: number) => Promise<DatabaseFigures>> {
-  await sql`select pg_stat_statements_reset()`;
-  const [{ start }] = await sql<{ start: string }[]>`select pg_current_wal_insert_lsn()::text as start`;
-  return async (entries) => {
-    const [{ end, bytes }] = await sql<{ end: string; bytes: string }[]>`
-      select pg_current_wal_insert_lsn()::text as end, pg_wal_lsn_diff(pg_current_wal_insert_lsn(), ${start}::pg_lsn)::text as bytes`;
-    await sql`select pg_switch_wal()`;
-    // pg_walinspect reads flushed WAL only; the switch above flushes everything up to end.
-    const kinds = await sql<{ kind: string; records: string }[]>`
-      select "resource_manager/record_type" as kind, sum(count)::text as records
-      from pg_get_wal_stats(${start}::pg_lsn, ${end}::pg_lsn) group by 1 order by sum(count) desc`.catch(() => []);
-    const [statements] = await sql<{ calls: string }[]>`
-      select coalesce(sum(calls), 0)::text as calls from pg_stat_statements
-      where toplevel and query not like '%fold_ledger_balance_queue%' and query not like '%pg_stat%'
-        and query not like '%pg_get_wal_stats%' and query not like '%pg_current_wal%'
-        and dbid = (select oid from pg_database where datname = current_database())`;
-    if (process.env.BENCH_STATEMENTS) {
-      const top = await sql<{ calls: string; ms: string; query: string }[]>`
-        select calls::text, round(total_exec_time::numeric, 1)::text as ms,
-               left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 140) as query
-        from pg_stat_statements order by total_exec_time desc limit 12`;
-      for (const row of top) console.log(`    ${row.calls} calls, ${row.ms} ms: ${row.query}`);
-    }
-    const per = (value: number) => (entries > 0 ? Math.round((value / entries) * 10) / 10 : 0);
-    return {
-      walBytesPerEntry: Math.round(per(Number(bytes))),
-      walRecordsPerEntry: per(kinds.reduce((sum, kind) => sum + Number(kind.records), 0)),
-      walRecordsByKind: kinds
-        .slice(0, 5)
-        .map((kind) => `${kind.kind} ${per(Number(kind.records))}`)
-        .join(', '),
-      statementsPerEntry: per(Number(statements.calls)),
-    };
-  };
-}
-
-const POST = `mutation post($ik: SafeString!, $entry: LedgerEntryInput!) {
-  addLedgerEntry(ik: $ik, entry: $entry) { __typename ... on AddLedgerEntryResult { entry { id } } ... on Error { code message } } }`;
-
-async function overHttp(sql: Sql, baseUrl: string, token: string, pid: number, scenario: Scenario): Promise<Figures> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: scenario.clients });
+async function overHttp(sql: Sql, server: Server, load: Load): Promise<Figures> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: load.clients });
   const latencies: number[] = [];
+  let entries = 0;
   let errors = 0;
   let firstError = '';
   const rss: number[] = [];
   const deadline = performance.now() + SECONDS * 1000;
-  const sampler = setInterval(() => rss.push(rssMiB(pid)), 500);
+  const sampler = setInterval(() => rss.push(rssMiB(server.pid)), 500);
   const counted = await databaseCounters(sql);
-  const cpuBefore = cpuSeconds(pid);
+  const cpuBefore = cpuSeconds(server.pid);
   const machineBefore = machineTimes();
   const stopSampling = sampleBackends(sql);
   await Promise.all(
-    Array.from({ length: scenario.clients }, async (_, client) => {
-      let state = client * 7919 + 1;
-      const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
+    Array.from({ length: load.clients }, async (_, client) => {
+      const random = seeded(client * 7919 + 1);
       for (let n = 0; performance.now() < deadline; n++) {
-        const [from, to] = scenario.pick(random);
-        const body = JSON.stringify({
-          query: POST,
-          variables: {
-            // The run's own iks: the same iks on the next server would replay these entries, not post.
-            ik: `${scenario.name}-${new URL(baseUrl).port}-${client}-${n}`,
-            entry: {
-              ledger: { ik: scenario.ledger },
-              lines: [
-                { account: { path: from }, amount: '1' },
-                { account: { path: to }, amount: '1' },
-              ],
-            },
-          },
-        });
+        const request = load.request(client, n, random);
         const started = performance.now();
-        const { status, text } = await postJson(agent, `${baseUrl}/graphql`, token, body);
+        const { status, text } = await postJson(agent, `${server.baseUrl}/graphql`, server.token, request.body);
         latencies.push(performance.now() - started);
-        if (status !== 200 || !text.includes('"AddLedgerEntryResult"')) {
+        if (status === 200 && load.succeeded(text)) {
+          entries += request.entries;
+        } else {
           errors++;
           firstError ||= `${status} ${text.slice(0, 200)}`;
         }
@@ -189,41 +113,34 @@ async function overHttp(sql: Sql, baseUrl: string, token: string, pid: number, s
   const machineIdlePercent = idlePercentSince(machineBefore);
   agent.destroy();
   if (firstError) console.log(`  first error: ${firstError}`);
-  const serverCpuPercent = Math.round(((cpuSeconds(pid) - cpuBefore) / SECONDS) * 100);
   return {
-    ...summarize(latencies, errors, SECONDS),
-    ...(await counted(latencies.length - errors)),
+    ...summarize(latencies, entries, errors),
+    ...(await counted(entries)),
     serverRssMiB: Math.max(...rss),
-    serverCpuPercent,
+    serverCpuPercent: Math.round(((cpuSeconds(server.pid) - cpuBefore) / SECONDS) * 100),
     machineIdlePercent,
     backendWaits,
   };
 }
 
-/** The same posting function the server calls, driven directly: what PostgreSQL allows at this pool size. */
-async function direct(
+/** Clients calling the database directly, one entry per call, at the server's pool size. */
+async function overSql(
   sql: Sql,
-  workspaceId: string,
-  ledgerId: string,
-  ids: Map<string, string>,
-  scenario: Scenario,
+  clients: number,
+  post: (client: number, n: number, random: () => number) => Promise<unknown>,
 ): Promise<Figures> {
   const latencies: number[] = [];
   let errors = 0;
   const counted = await databaseCounters(sql);
+  const machineBefore = machineTimes();
   const deadline = performance.now() + SECONDS * 1000;
   await Promise.all(
-    Array.from({ length: scenario.clients }, async (_, client) => {
-      let state = client * 104729 + 3;
-      const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
+    Array.from({ length: clients }, async (_, client) => {
+      const random = seeded(client * 104729 + 3);
       for (let n = 0; performance.now() < deadline; n++) {
-        const [from, to] = scenario.pick(random);
         const started = performance.now();
         try {
-          await postLedgerEntry(
-            sql,
-            transfer({ workspaceId, id: ledgerId }, ids, [from, to], `direct-${scenario.name}-${client}-${n}`),
-          );
+          await post(client, n, random);
         } catch {
           errors++;
         }
@@ -231,8 +148,87 @@ async function direct(
       }
     }),
   );
-  return { ...summarize(latencies, errors, SECONDS), ...(await counted(latencies.length - errors)) };
+  const entries = latencies.length - errors;
+  return {
+    ...summarize(latencies, entries, errors),
+    ...(await counted(entries)),
+    machineIdlePercent: idlePercentSince(machineBefore),
+  };
 }
+
+const POST = `mutation post($ik: SafeString!, $entry: LedgerEntryInput!) {
+  addLedgerEntry(ik: $ik, entry: $entry) { __typename ... on AddLedgerEntryResult { entry { id } } ... on Error { code message } } }`;
+const POST_BATCH = `mutation post($entries: [AddLedgerEntryInput!]!) {
+  addLedgerEntries(entries: $entries) { __typename ... on AddLedgerEntriesResult { results { entry { id } } } ... on Error { code message } } }`;
+const posted = (text: string) => text.includes('"AddLedgerEntryResult"');
+
+/** A 2-line transfer of 1 between two accounts of a ledger, named by path. */
+const transferInput = (ledger: string, [from, to]: [string, string]) => ({
+  ledger: { ik: ledger },
+  lines: [
+    { account: { path: from }, amount: '1' },
+    { account: { path: to }, amount: '1' },
+  ],
+});
+
+/** Single transfers over addLedgerEntry; `run` keeps each run's iks its own (the same iks on another server would replay). */
+const transfers = (run: string, clients: number, ledger: string, pick: Pick): Load => ({
+  clients,
+  request: (client, n, random) => ({
+    body: JSON.stringify({
+      query: POST,
+      variables: { ik: `${run}-${client}-${n}`, entry: transferInput(ledger, pick(random)) },
+    }),
+    entries: 1,
+  }),
+  succeeded: posted,
+});
+
+/** Typed entries of the schema ledger: each funds a user never seen before, creating users:<id> and its subtree. */
+const firstUses = (run: string): Load => ({
+  clients: 32,
+  request: (client, n) => ({
+    body: JSON.stringify({
+      query: POST,
+      variables: {
+        ik: `${run}-${client}-${n}`,
+        entry: {
+          ledger: { ik: 'wallets' },
+          type: 'fund_user',
+          parameters: { user_id: `${run}-${client}-${n}`, amount: '1' },
+        },
+      },
+    }),
+    entries: 1,
+  }),
+  succeeded: posted,
+});
+
+const BATCH = 15;
+const batches = (run: string, pick: Pick): Load => ({
+  clients: 16,
+  request: (client, n, random) => ({
+    body: JSON.stringify({
+      query: POST_BATCH,
+      variables: {
+        entries: Array.from({ length: BATCH }, (_, i) => ({
+          ik: `${run}-${client}-${n}-${i}`,
+          entry: transferInput('spread', pick(random)),
+        })),
+      },
+    }),
+    entries: BATCH,
+  }),
+  succeeded: (text) => text.includes('"AddLedgerEntriesResult"'),
+});
+
+const floor: Load = {
+  clients: 50,
+  request: () => ({ body: JSON.stringify({ query: '{ __typename }' }), entries: 1 }),
+  succeeded: (text) => text.includes('"Mutation"') || text.includes('"Query"'),
+};
+
+type Pick = (random: () => number) => [string, string];
 
 /** A 2-line transfer of 1 USD between two accounts named by path, as the posting functions take it. */
 function transfer(
@@ -268,12 +264,115 @@ function transfer(
   };
 }
 
-async function accountIds(sql: Sql, ledgerId: string): Promise<Map<string, string>> {
+async function ledgerOf(sql: Sql, ik: string) {
+  const [ledger] = await sql<
+    { id: string; workspaceId: string }[]
+  >`select id, workspace_id as "workspaceId" from ledgers where ik = ${ik}`;
   const rows = await sql<
     { id: string; path: string }[]
-  >`select id, path from ledger_accounts where ledger_id = ${ledgerId}`;
-  return new Map(rows.map((row) => [row.path, row.id]));
+  >`select id, path from ledger_accounts where ledger_id = ${ledger.id}`;
+  return { ledger, ids: new Map(rows.map((row) => [row.path, row.id])) };
 }
+
+const WALLETS_SCHEMA = {
+  key: 'bench-wallets',
+  chartOfAccounts: {
+    defaultCurrency: { code: 'USD' },
+    defaultCurrencyMode: 'single',
+    accounts: [
+      { key: 'assets', type: 'asset', children: [{ key: 'cash' }] },
+      {
+        key: 'liabilities',
+        type: 'liability',
+        children: [
+          {
+            key: 'users',
+            template: true,
+            name: 'User {{user_id}}',
+            children: [{ key: 'available' }, { key: 'pending' }],
+          },
+        ],
+      },
+    ],
+  },
+  ledgerEntries: {
+    types: [
+      {
+        type: 'fund_user',
+        description: 'Funding {{user_id}}',
+        lines: [
+          { key: 'cash', account: { path: 'assets/cash' }, amount: '{{amount}}' },
+          { key: 'wallet', account: { path: 'liabilities/users:{{user_id}}/available' }, amount: '{{amount}}' },
+        ],
+      },
+    ],
+  },
+};
+
+/** Ledgers and accounts of every phase, then 20,000 entries in each transfer ledger (a steady state, analyzed). */
+async function seed(sql: Sql, server: Server) {
+  const call = (query: string, variables?: Record<string, unknown>) =>
+    gqlCall(server.baseUrl, server.token, query, variables);
+  for (const ik of ['spread', 'hot', 'hot-eventual'])
+    await call(`mutation { createLedger(ik: "${ik}", ledger: { name: "${ik}" }) { __typename } }`);
+  // Half assets, half liabilities: every asset-to-liability pair balances with +1 and +1.
+  for (let batch = 0; batch < ACCOUNTS / 200; batch++) {
+    const type = batch % 2 === 0 ? 'asset' : 'liability';
+    const accounts = Array.from(
+      { length: 200 },
+      (_, i) => `{ ik: "${type[0]}${batch * 200 + i}", name: "n", type: ${type}, consistencyConfig: ${STRONG} }`,
+    ).join(',');
+    await call(
+      `mutation { createLedgerAccounts(ledger: { ik: "spread" }, ledgerAccounts: [${accounts}]) { __typename } }`,
+    );
+  }
+  for (const [ik, consistency] of [
+    ['hot', STRONG],
+    ['hot-eventual', EVENTUAL],
+  ]) {
+    const others = Array.from(
+      { length: 199 },
+      (_, i) => `{ ik: "l${i}", name: "n", type: liability, consistencyConfig: ${STRONG} }`,
+    ).join(',');
+    await call(
+      `mutation { createLedgerAccounts(ledger: { ik: "${ik}" }, ledgerAccounts: [{ ik: "hot", name: "Hot", type: asset, consistencyConfig: ${consistency} }, ${others}]) { __typename } }`,
+    );
+  }
+  await call(`mutation($schema: SchemaInput!) { storeSchema(schema: $schema) { __typename } }`, {
+    schema: WALLETS_SCHEMA,
+  });
+  await call(
+    'mutation { createLedger(ik: "wallets", ledger: { name: "Wallets" }, schema: { key: "bench-wallets" }) { __typename } }',
+  );
+  for (const [ik, pick] of [
+    ['spread', spreadPick],
+    ['hot', hotPick],
+    ['hot-eventual', hotPick],
+  ] as const) {
+    const { ledger, ids } = await ledgerOf(sql, ik);
+    const random = seeded(17);
+    for (let group = 0; group < SEED_ENTRIES / 100; group++) {
+      await postLedgerEntries(
+        sql,
+        Array.from({ length: 100 }, () => transfer(ledger, ids, pick(random), `seed-${newId('ent')}`)),
+      );
+    }
+  }
+  await installReferenceLedger(sql, ACCOUNTS);
+  await sql`analyze`;
+}
+
+const assets = Array.from({ length: ACCOUNTS / 2 }, (_, i) => i).map(
+  (i) => `a${Math.floor(i / 200) * 400 + (i % 200)}`,
+);
+const liabilities = assets.map((path) => `l${Number(path.slice(1)) + 200}`);
+const spreadPick: Pick = (random) => [
+  assets[Math.floor(random() * assets.length)],
+  liabilities[Math.floor(random() * liabilities.length)],
+];
+const hotPick: Pick = (random) => ['hot', `l${Math.floor(random() * 199)}`];
+
+type Runs = Record<string, Record<string, Figures>>;
 
 async function main() {
   const postgres = await startEmbeddedPostgres({
@@ -299,165 +398,154 @@ async function main() {
     BOOTSTRAP_CLIENT_SECRET: 'bench-secret',
     ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
   };
-  const tally = await startTally({
+  // Seeded through a process of its own, so the measured servers' memory is that of posting,
+  // not of the 25 large account-creating requests before it.
+  const seeder = await startTally(serverEnv);
+  try {
+    await seed(sql, {
+      baseUrl: seeder.baseUrl,
+      token: await fetchToken(seeder.baseUrl, 'bench', 'bench-secret'),
+      pid: seeder.child.pid!,
+    });
+  } finally {
+    await stopTally(seeder);
+  }
+  const groupedProcess = await startTally({
     ...serverEnv,
     ...(process.env.BENCH_GROUP_MAX_ENTRIES ? { POSTING_GROUP_MAX_ENTRIES: process.env.BENCH_GROUP_MAX_ENTRIES } : {}),
+    ...(process.env.BENCH_GROUPS_IN_FLIGHT ? { POSTING_GROUPS_IN_FLIGHT: process.env.BENCH_GROUPS_IN_FLIGHT } : {}),
   });
   // The same server with group commit off, measured in the same run for the ratio.
-  const ungrouped = await startTally({ ...serverEnv, POSTING_GROUP_MAX_ENTRIES: '1' });
+  const ungroupedProcess = await startTally({ ...serverEnv, POSTING_GROUP_MAX_ENTRIES: '1' });
   try {
-    const token = await fetchToken(tally.baseUrl, 'bench', 'bench-secret');
-    for (const ik of ['spread', 'hot'])
-      await gqlCall(
-        tally.baseUrl,
-        token,
-        `mutation { createLedger(ik: "${ik}", ledger: { name: "${ik}" }) { __typename } }`,
-      );
-    // Half assets, half liabilities: every asset-to-liability pair balances with +1 and +1.
-    for (let batch = 0; batch < ACCOUNTS / 200; batch++) {
-      const type = batch % 2 === 0 ? 'asset' : 'liability';
-      const accounts = Array.from(
-        { length: 200 },
-        (_, i) => `{ ik: "${type[0]}${batch * 200 + i}", name: "n", type: ${type}, consistencyConfig: ${STRONG} }`,
-      ).join(',');
-      await gqlCall(
-        tally.baseUrl,
-        token,
-        `mutation { createLedgerAccounts(ledger: { ik: "spread" }, ledgerAccounts: [${accounts}]) { __typename } }`,
-      );
-    }
-    const others = Array.from(
-      { length: 199 },
-      (_, i) => `{ ik: "l${i}", name: "n", type: liability, consistencyConfig: ${STRONG} }`,
-    ).join(',');
-    await gqlCall(
-      tally.baseUrl,
-      token,
-      `mutation { createLedgerAccounts(ledger: { ik: "hot" }, ledgerAccounts: [{ ik: "hot", name: "Hot", type: asset, consistencyConfig: ${STRONG} }, ${others}]) { __typename } }`,
-    );
+    const serverOf = async (tally: typeof groupedProcess): Promise<Server> => ({
+      baseUrl: tally.baseUrl,
+      token: await fetchToken(tally.baseUrl, 'bench', 'bench-secret'),
+      pid: tally.child.pid!,
+    });
+    const grouped = await serverOf(groupedProcess);
+    const ungrouped = await serverOf(ungroupedProcess);
 
-    const assets = Array.from({ length: ACCOUNTS / 2 }, (_, i) => i).map(
-      (i) => `a${Math.floor(i / 200) * 400 + (i % 200)}`,
-    );
-    const liabilities = assets.map((path) => `l${Number(path.slice(1)) + 200}`);
-    const scenarios: Scenario[] = [
-      {
-        name: 'spread',
-        clients: 50,
-        ledger: 'spread',
-        pick: (random) => [
-          assets[Math.floor(random() * assets.length)],
-          liabilities[Math.floor(random() * liabilities.length)],
-        ],
-      },
-      { name: 'hot', clients: 64, ledger: 'hot', pick: (random) => ['hot', `l${Math.floor(random() * 199)}`] },
-    ];
-    // A steady state: ledgers that already hold entries, with statistics that say so (autovacuum
-    // analyzes a table within a minute of its first rows). Planned on empty tables, the foreign
-    // key checks of lines would scan the entries instead of probing their primary key.
-    for (const scenario of scenarios) {
-      const [ledger] = await sql<
-        { id: string; workspaceId: string }[]
-      >`select id, workspace_id as "workspaceId" from ledgers where ik = ${scenario.ledger}`;
-      const ids = await accountIds(sql, ledger.id);
-      let state = 17;
-      const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
-      for (let group = 0; group < SEED_ENTRIES / 100; group++) {
-        await postLedgerEntries(
-          sql,
-          Array.from({ length: 100 }, () => transfer(ledger, ids, scenario.pick(random), `seed-${newId('ent')}`)),
-        );
-      }
-    }
-    await sql`analyze`;
-    const results: Record<string, { http: Figures; httpUngrouped: Figures; direct: Figures; ratio: number }> = {};
-    for (const scenario of scenarios) {
-      const [ledger] = await sql<
-        { id: string; workspaceId: string }[]
-      >`select id, workspace_id as "workspaceId" from ledgers where ik = ${scenario.ledger}`;
-      const ids = await accountIds(sql, ledger.id);
-      console.log(`${scenario.name}: ${scenario.clients} clients, ${SECONDS} s each`);
-      const viaHttp = await overHttp(sql, tally.baseUrl, token, tally.child.pid!, scenario);
-      console.log('  http  ', viaHttp);
-      const viaHttpUngrouped = await overHttp(
-        sql,
-        ungrouped.baseUrl,
-        await fetchToken(ungrouped.baseUrl, 'bench', 'bench-secret'),
-        ungrouped.child.pid!,
-        scenario,
+    const runs: Runs = {};
+    const measure = async (phase: string, run: string, figures: () => Promise<Figures>) => {
+      if ((PHASES && !PHASES.includes(phase)) || (RUNS && !run.includes(RUNS))) return;
+      const result = await figures();
+      (runs[phase] ??= {})[run] = result;
+      console.log(`${phase}, ${run}:`, JSON.stringify(result));
+    };
+    const direct = async (ledgerIk: string, clients: number, pick: Pick, run: string) => {
+      const { ledger, ids } = await ledgerOf(sql, ledgerIk);
+      return overSql(sql, clients, (client, n, random) =>
+        postLedgerEntry(sql, transfer(ledger, ids, pick(random), `direct-${run}-${client}-${n}`)),
       );
-      console.log('  http, ungrouped', viaHttpUngrouped);
-      const viaSql = await direct(sql, ledger.workspaceId, ledger.id, ids, scenario);
-      console.log('  direct', viaSql);
-      results[scenario.name] = {
-        http: viaHttp,
-        httpUngrouped: viaHttpUngrouped,
-        direct: viaSql,
-        ratio: Math.round((viaHttp.entriesPerSecond / viaSql.entriesPerSecond) * 100) / 100,
-      };
+    };
+    const reference = (clients: number, hot: boolean) =>
+      overSql(sql, clients, (_client, _n, random) => {
+        // Two distinct accounts; the hot phase's every transfer touches account 0, like the hot account.
+        const from = hot ? 0 : Math.floor(random() * ACCOUNTS);
+        const to = (from + 1 + Math.floor(random() * (ACCOUNTS - 1))) % ACCOUNTS;
+        return referenceTransfer(sql, from, to);
+      });
+
+    await measure('floor', 'GraphQL { __typename }', () => overHttp(sql, grouped, floor));
+    for (const [phase, ledgerIk, clients, pick] of [
+      ['transfers', 'spread', 50, spreadPick],
+      ['hot strong', 'hot', 64, hotPick],
+    ] as const) {
+      await measure(phase, GROUPED, () => overHttp(sql, grouped, transfers(`${ledgerIk}-g`, clients, ledgerIk, pick)));
+      await measure(phase, UNGROUPED, () =>
+        overHttp(sql, ungrouped, transfers(`${ledgerIk}-u`, clients, ledgerIk, pick)),
+      );
+      await measure(phase, 'posting SQL direct, one entry per commit', () => direct(ledgerIk, clients, pick, phase));
+      await measure(phase, 'minimal SQL reference ledger', () => reference(clients, ledgerIk === 'hot'));
     }
-    const [check] = await sql<{ unbalanced: string }[]>`
-      select count(*)::text as unbalanced from ledger_account_balances b
-      where own_balance <> (select coalesce(sum(amount), 0) from ledger_lines l where l.workspace_id = b.workspace_id and l.account_id = b.account_id and l.currency = b.currency)`;
+    await measure('hot eventual', GROUPED, () =>
+      overHttp(sql, grouped, transfers('hotev-g', 64, 'hot-eventual', hotPick)),
+    );
+    await measure('hot eventual', UNGROUPED, () =>
+      overHttp(sql, ungrouped, transfers('hotev-u', 64, 'hot-eventual', hotPick)),
+    );
+    await measure('first use', GROUPED, () => overHttp(sql, grouped, firstUses('first-g')));
+    await measure('first use', UNGROUPED, () => overHttp(sql, ungrouped, firstUses('first-u')));
+    await measure('addLedgerEntries, 15 a call', 'HTTP', () => overHttp(sql, grouped, batches('batch', spreadPick)));
+
+    const invariants = await checkLedgerInvariants(sql);
+    if (PHASES || RUNS) {
+      console.log(`invariants: ${invariants.length === 0 ? 'clean' : JSON.stringify(invariants.slice(0, 3))}`);
+      return;
+    }
     write({
       seconds: SECONDS,
       pool: POOL,
       fsync: settings[0].fsync,
       synchronousCommit: settings[0].sync,
       cpus: (await import('node:os')).cpus().length,
-      results,
-      balancesNotEqualToLines: Number(check.unbalanced),
+      runs,
+      invariants,
     });
   } finally {
-    await stopTally(tally);
-    await stopTally(ungrouped);
+    await stopTally(groupedProcess);
+    await stopTally(ungroupedProcess);
     await sql.end();
     await postgres.stop();
   }
 }
 
-function write(report: {
+const GROUPED = 'HTTP, group commit (the default)';
+const UNGROUPED = 'HTTP, one entry per commit (POSTING_GROUP_MAX_ENTRIES=1)';
+
+type Report = {
   seconds: number;
   pool: number;
   fsync: string;
   synchronousCommit: string;
   cpus: number;
-  results: Record<string, { http: Figures; httpUngrouped: Figures; direct: Figures; ratio: number }>;
-  balancesNotEqualToLines: number;
-}) {
+  runs: Runs;
+  invariants: Awaited<ReturnType<typeof checkLedgerInvariants>>;
+};
+
+function write(report: Report) {
   const dir = path.resolve(import.meta.dirname, 'results');
   fs.writeFileSync(
     path.join(dir, 'ledger-post.json'),
     `${JSON.stringify({ date: new Date().toISOString(), ...report }, null, 2)}\n`,
   );
+  const { runs } = report;
   const row = (name: string, f: Figures) =>
     `| ${name} | ${f.entriesPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${f.statementsPerEntry ?? '–'} | ${f.walRecordsPerEntry ?? '–'} | ${f.walBytesPerEntry ?? '–'} | ${f.serverRssMiB ?? '–'} | ${f.serverCpuPercent === undefined ? '–' : ((f.serverCpuPercent * 10) / f.entriesPerSecond).toFixed(2)} | ${f.machineIdlePercent ?? '–'} | ${f.backendWaits ?? '–'} |`;
+  const ratio = (a: Figures | undefined, b: Figures | undefined) =>
+    a && b && b.entriesPerSecond > 0
+      ? (Math.round((a.entriesPerSecond / b.entriesPerSecond) * 100) / 100).toString()
+      : '–';
+  const transfersGrouped = runs.transfers?.[GROUPED];
   const lines = [
     '# Ledger posting benchmark',
     '',
-    `\`make bench-ledger\`, ${new Date().toISOString().slice(0, 10)}: addLedgerEntry with 2-line runtime entries, ${report.seconds} s per run, ` +
-      `${report.cpus} cores shared by the load generator, the server and PostgreSQL (fsync=${report.fsync}, synchronous_commit=${report.synchronousCommit}), pool ${report.pool}.`,
+    `\`make bench-ledger\`, ${new Date().toISOString().slice(0, 10)}: every phase in one run, ${report.seconds} s each, ` +
+      `${report.cpus} cores shared by the load generator, the servers and PostgreSQL (fsync=${report.fsync}, synchronous_commit=${report.synchronousCommit}), pool ${report.pool}. ` +
+      'Entries are 2-line transfers over GraphQL unless the phase says otherwise; requests/s for the floor.',
     '',
-    '| Run | entries/s | p50 ms | p99 ms | errors | statements/entry | WAL records/entry | WAL bytes/entry | server RSS MiB | server CPU ms/entry | machine idle % | busy backends (mean), by wait |',
+    '| Phase, run | entries/s | p50 ms | p99 ms | errors | statements/entry | WAL records/entry | WAL bytes/entry | server RSS MiB | server CPU ms/entry | machine idle % | busy backends (mean), by wait |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...Object.entries(report.results).flatMap(([name, result]) => [
-      row(`${name}, HTTP, group commit (the default)`, result.http),
-      row(`${name}, HTTP, one entry per commit (POSTING_GROUP_MAX_ENTRIES=1)`, result.httpUngrouped),
-      row(`${name}, posting SQL direct, one entry per commit`, result.direct),
-    ]),
-    '',
-    ...Object.entries(report.results).map(
-      ([name, result]) =>
-        `- ${name}: HTTP with group commit is ${result.ratio}× the direct one-entry-per-commit SQL, ` +
-        `${Math.round((result.http.entriesPerSecond / result.httpUngrouped.entriesPerSecond) * 100) / 100}× the same server without grouping.`,
+    ...Object.entries(runs).flatMap(([phase, phaseRuns]) =>
+      Object.entries(phaseRuns).map(([run, figures]) => row(`${phase}: ${run}`, figures)),
     ),
-    `- WAL records per entry by kind (pg_walinspect): ${Object.entries(report.results)
-      .flatMap(([name, result]) => [
-        `${name} grouped: ${result.http.walRecordsByKind}`,
-        `${name} one per commit: ${result.httpUngrouped.walRecordsByKind}`,
-      ])
+    '',
+    `- Transfers with group commit: ${ratio(transfersGrouped, runs.floor?.['GraphQL { __typename }'])}× the GraphQL floor, ` +
+      `${ratio(transfersGrouped, runs.transfers?.['minimal SQL reference ledger'])}× the minimal SQL reference ledger, ` +
+      `${ratio(transfersGrouped, runs.transfers?.[UNGROUPED])}× the same server without grouping.`,
+    `- Hot account (strong) with group commit: ${ratio(runs['hot strong']?.[GROUPED], runs['hot strong']?.['minimal SQL reference ledger'])}× the reference ledger, whose bound is its row lock.`,
+    `- WAL records per entry by kind (pg_walinspect): ${Object.entries(runs)
+      .flatMap(([phase, phaseRuns]) =>
+        Object.entries(phaseRuns)
+          .filter(([run, figures]) => run.startsWith('HTTP') && figures.walRecordsByKind)
+          .map(
+            ([run, figures]) =>
+              `${phase} ${run === GROUPED ? 'grouped' : run === UNGROUPED ? 'one per commit' : run}: ${figures.walRecordsByKind}`,
+          ),
+      )
       .join('; ')}.`,
-    `- Accounts whose stored balance differs from the sum of their lines after the runs: ${report.balancesNotEqualToLines}.`,
+    `- Invariants over everything written (src/db/ledgerChecks.ts): ${report.invariants.length === 0 ? 'clean' : `${report.invariants.length} violations, first: ${JSON.stringify(report.invariants.slice(0, 3))}`}.`,
     '',
   ];
   fs.writeFileSync(path.join(dir, 'ledger-post.md'), lines.join('\n'));

@@ -29,12 +29,12 @@ export function postJson(
 }
 
 /** A setup call; any error, or an error union member, stops the benchmark. */
-export async function gqlCall(baseUrl: string, token: string, query: string) {
+export async function gqlCall(baseUrl: string, token: string, query: string, variables?: Record<string, unknown>) {
   const { text } = await postJson(
     new http.Agent({ keepAlive: false }),
     `${baseUrl}/graphql`,
     token,
-    JSON.stringify({ query }),
+    JSON.stringify({ query, variables }),
   );
   const body = JSON.parse(text);
   if (body.errors || /"(BadRequestError|InternalError)"/.test(text)) throw new Error(text);
