@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesRunningFrom } from '../../src/db/embeddedFolders.js';
+import { liveOwner } from '../../src/db/embeddedOwner.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { admin as runAdmin, root, runTallyToExit, startTally, stopTally as stop } from '../support/tallyProcess.js';
 import { fetchToken } from '../support/token.js';
@@ -15,6 +16,9 @@ import { fetchToken } from '../support/token.js';
 
 const execFileAsync = promisify(execFile);
 const ephemeralFolders = () => new Set(fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('tally-pg-')));
+/** Ephemeral folders that appeared since `before` and no living process owns: what a run left behind (test files running alongside own theirs). */
+const leftBehind = (before: Set<string>) =>
+  [...ephemeralFolders()].filter((name) => !before.has(name) && !liveOwner(path.join(os.tmpdir(), name)));
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -101,7 +105,7 @@ describe('the tally process', () => {
         `Port ${port} is in use (127.0.0.1:${port}): another Tally or another server listens there. Stop it, or set PORT to a free port.`,
       );
       expect(result.stdout).not.toContain('TALLY_CLIENT_ID');
-      expect([...ephemeralFolders()].filter((name) => !before.has(name))).toEqual([]);
+      expect(leftBehind(before)).toEqual([]);
     } finally {
       holder.close();
     }
@@ -150,7 +154,7 @@ describe('the tally process', () => {
     const nextFolder = path.dirname(/\(data: ([^)]+)\)/.exec(next.output())![1]);
     expect(await stop(next, 'SIGHUP')).toBe(0);
     expect(fs.existsSync(nextFolder)).toBe(false);
-    expect([...ephemeralFolders()].filter((name) => !before.has(name))).toEqual([]);
+    expect(leftBehind(before)).toEqual([]);
   }, 120_000);
 
   it('make clean-data removes the local database, and refuses while a Tally owns it', async () => {
