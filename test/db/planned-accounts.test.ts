@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewLedgerAccount } from '../../src/db/ledgerAccounts.js';
 import { postLedgerEntries, type EntryPosting, type PostingOutcome } from '../../src/db/ledgerEntries.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { waitingOnLocks } from '../support/lockWaits.js';
 
 // Template instances are created by the posting that first names them, with no ledger-wide
 // lock: postings creating different paths never wait on each other, postings creating the same
@@ -86,16 +87,6 @@ function postCreating(ik: string, paths: string[]): Promise<PostingOutcome[]> {
   );
 }
 
-async function waitingOnLocks(count: number) {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const [{ n }] = await sql<{ n: number }[]>`
-      select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-    if (n >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`fewer than ${count} backends waited on a lock`);
-}
-
 /** Runs `body` while another transaction holds an uncommitted account at `path`; ends that transaction as told. */
 async function holdingPath<T>(path: string, body: () => Promise<T>, end: 'commit' | 'rollback'): Promise<T> {
   const holder = await sql.reserve();
@@ -132,7 +123,7 @@ describe('creating template instances while posting', () => {
         // Unordered, one would take race:b and wait for race:a while the other holds race:a and waits for race:b.
         const one = postCreating('one', ['race:b', 'race:a']);
         const two = postCreating('two', ['race:a', 'race:b']);
-        await waitingOnLocks(2);
+        await waitingOnLocks(sql, 2);
         return { one, two };
       },
       'rollback',
@@ -154,7 +145,7 @@ describe('creating template instances while posting', () => {
       'shared:a',
       async () => {
         const posting = postCreating('late', ['shared:a']);
-        await waitingOnLocks(1);
+        await waitingOnLocks(sql, 1);
         // Wrapped: returning the promise itself would wait for it inside the holder's transaction.
         return { posting };
       },

@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { waitingOnLocks } from '../support/lockWaits.js';
 
 // Postings lock every balance row they will update in one global order before they judge a
 // condition, so two postings never deadlock. Each case forces the interleaving that deadlocked
@@ -36,17 +37,6 @@ const post = (ik: string, lines: Line[], conditions: postgres.JSONValue[]) => sq
     ${lines.map((line) => line.currency)}::text[], ${lines.map((line) => line.amount)}::numeric[],
     ${lines.map(() => null)}::text[], ${lines.map(() => null)}::text[], '[]')`;
 
-/** Waits until `count` of this database's backends wait on a lock, or `done()` says there is no need. */
-async function waitingOnLocks(count: number, done = () => false) {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const [{ n }] = await sql<{ n: number }[]>`
-      select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-    if (n >= count || done()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`fewer than ${count} backends waited on a lock`);
-}
-
 /**
  * Runs the first posting until it waits on the row a third transaction holds, then the second
  * until it waits too (or finishes), then lets go: both must post.
@@ -58,10 +48,10 @@ async function raced(hold: string, first: () => Promise<unknown>, second: () => 
     await holder.unsafe(hold);
     // postgres.js sends a query when it is awaited: start each one now.
     const one = Promise.resolve(first());
-    await waitingOnLocks(1);
+    await waitingOnLocks(sql, 1);
     let secondDone = false;
     const two = Promise.resolve(second()).finally(() => (secondDone = true));
-    await waitingOnLocks(2, () => secondDone);
+    await waitingOnLocks(sql, 2, () => secondDone);
     await holder`rollback`;
     return await Promise.allSettled([one, two]);
   } finally {
