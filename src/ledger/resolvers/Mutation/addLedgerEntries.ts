@@ -124,9 +124,9 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
 
 /** Each entry's answer: built from its posting when this call wrote it, read back otherwise (replays). */
 async function answers(ctx: GqlContext, prepared: readonly PreparedEntry[], outcomes: readonly PostingOutcome[]) {
-  const written = outcomes.map((outcome, index) => answeredFromPosting(prepared[index], outcome));
+  const fromPosting = outcomes.map((outcome, index) => answeredFromPosting(prepared[index], outcome));
   const readIds = outcomes.flatMap((outcome, index) =>
-    written[index] || !('entryId' in outcome) ? [] : [outcome.entryId],
+    fromPosting[index] || !('entryId' in outcome) ? [] : [outcome.entryId],
   );
   const workspaceId = prepared[0].posting.workspaceId;
   const entries = new Map(
@@ -135,7 +135,7 @@ async function answers(ctx: GqlContext, prepared: readonly PreparedEntry[], outc
   const lines = readIds.length > 0 ? await linesOfEntries(ctx.sql, workspaceId, readIds) : [];
   return outcomes.map((outcome, index) => {
     if (!('entryId' in outcome)) throw new Error('A refused entry has no answer in a written batch.');
-    if (answeredFromPosting(prepared[index], outcome)) {
+    if (fromPosting[index]) {
       return {
         __typename: 'AddLedgerEntryResult' as const,
         ...postedRows(prepared[index].posting, outcome.created, outcome.position),
