@@ -83,8 +83,8 @@ bench-ledger: install ## Posting benchmark: every phase (transfers, hot, first u
 bench-ledger-balances: install ## Balance history reads at 1M vs 10k lines, backdated posts, hot account strong vs eventual; writes bench/results/ledger-balances.md
 	$(NODE_TS) bench/ledger-balances.ts
 
-bench-billing: install ## Billing benchmark: invoice creates and transaction syncs vs the REST floor; writes bench/results/billing.md
-	$(NODE_TS) bench/billing.ts
+bench-billing: install ## Billing request paths only (floor, REST read and list, invoice create and PATCH, transaction sync); writes bench/results/billing.md
+	$(NODE_TS) bench/run.ts --billing
 
 bench: install ## Run the benchmarks in bench/ and write their results
 	$(NODE_TS) bench/run.ts

@@ -194,12 +194,15 @@ async function main() {
   const url = await ensureDatabase(postgres.url, 'tally_bench');
   const sql = connect(url, { max: POOL });
   await migrate(sql);
-  const tally = await startTally({
-    DATABASE_URL: url,
-    DATABASE_POOL_MAX: String(POOL),
-    BOOTSTRAP_CLIENT_ID: 'bench',
-    BOOTSTRAP_CLIENT_SECRET: 'bench-secret',
-  });
+  const tally = await startTally(
+    {
+      DATABASE_URL: url,
+      DATABASE_POOL_MAX: String(POOL),
+      BOOTSTRAP_CLIENT_ID: 'bench',
+      BOOTSTRAP_CLIENT_SECRET: 'bench-secret',
+    },
+    { startOutputOnly: true },
+  );
   try {
     const token = await fetchToken(tally.baseUrl, 'bench', 'bench-secret');
     await gqlCall(

@@ -400,7 +400,7 @@ async function main() {
   };
   // Seeded through a process of its own, so the measured servers' memory is that of posting,
   // not of the 25 large account-creating requests before it.
-  const seeder = await startTally(serverEnv);
+  const seeder = await startTally(serverEnv, { startOutputOnly: true });
   try {
     await seed(sql, {
       baseUrl: seeder.baseUrl,
@@ -410,13 +410,21 @@ async function main() {
   } finally {
     await stopTally(seeder);
   }
-  const groupedProcess = await startTally({
-    ...serverEnv,
-    ...(process.env.BENCH_GROUP_MAX_ENTRIES ? { POSTING_GROUP_MAX_ENTRIES: process.env.BENCH_GROUP_MAX_ENTRIES } : {}),
-    ...(process.env.BENCH_GROUPS_IN_FLIGHT ? { POSTING_GROUPS_IN_FLIGHT: process.env.BENCH_GROUPS_IN_FLIGHT } : {}),
-  });
+  const groupedProcess = await startTally(
+    {
+      ...serverEnv,
+      ...(process.env.BENCH_GROUP_MAX_ENTRIES
+        ? { POSTING_GROUP_MAX_ENTRIES: process.env.BENCH_GROUP_MAX_ENTRIES }
+        : {}),
+      ...(process.env.BENCH_GROUPS_IN_FLIGHT ? { POSTING_GROUPS_IN_FLIGHT: process.env.BENCH_GROUPS_IN_FLIGHT } : {}),
+    },
+    { startOutputOnly: true },
+  );
   // The same server with group commit off, measured in the same run for the ratio.
-  const ungroupedProcess = await startTally({ ...serverEnv, POSTING_GROUP_MAX_ENTRIES: '1' });
+  const ungroupedProcess = await startTally(
+    { ...serverEnv, POSTING_GROUP_MAX_ENTRIES: '1' },
+    { startOutputOnly: true },
+  );
   try {
     const serverOf = async (tally: typeof groupedProcess): Promise<Server> => ({
       baseUrl: tally.baseUrl,

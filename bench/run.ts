@@ -1,214 +1,311 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createApp } from '../src/app.js';
-import { openDatabase } from '../src/db/database.js';
-import { createClient, createWorkspace } from '../src/db/provision.js';
-import { tokenSigningKey } from '../src/db/workspaces.js';
-import { silentLogger } from '../src/observability/log.js';
+import { ensureDatabase } from '../src/db/database.js';
+import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { fetchToken } from '../test/support/token.js';
-import { send } from './support/send.js';
+import { startTally, stopTally, type TallyProcess } from '../test/support/tallyProcess.js';
+import { runLoad, type LoadFigures, type Request } from './support/load.js';
 
-// Throughput of the request paths this version serves, on one machine, in one run: absolute
-// figures move with the machine's load, so each case is compared with a baseline measured in
-// the same run, alternating rounds. Results go to bench/results/latest.{json,md}.
+// `make bench`: every request path of the REST-path issue in one run, against a spawned server on
+// a durable embedded PostgreSQL (fsync and synchronous_commit on), 32 clients: Koa's floor,
+// GraphQL `{ __typename }` and a GraphQL read, a REST read and list, invoice create, transaction
+// sync and invoice PATCH; rate, p50, p99 and CPU per request of the server, of this load
+// generator and of the rest of the machine. `make bench-billing` (`--billing`) runs the floor, the
+// REST read and the billing writes only. BENCH_BASELINE=<a checkout of another commit> serves that
+// checkout too, on its own database, and measures every case on both in alternating rounds.
+// Results: bench/results/requests.{md,json} (billing.{md,json} for --billing).
 
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const BILLING_ONLY = process.argv.includes('--billing');
+// BENCH_CASES=rest-read,graphql-read runs only those (a partial run prints and writes no results).
+const ONLY = process.env.BENCH_CASES?.split(',').map((key) => key.trim());
 
-// The document the official SDK sends for getLedger: realistic size and shape.
+type Server = { label: string; tally: TallyProcess; token: string };
+type Case = {
+  key: string;
+  name: string;
+  billing: boolean;
+  okStatus: number;
+  /** Runs before each round on each server (the PATCH case creates the invoices it patches). */
+  prepare?: (server: Server) => Promise<void>;
+  next: () => Request;
+  readsAnswers?: boolean;
+};
+
 const GET_LEDGER = `query getLedger($ik: SafeString!) {
   ledger(ledger: { ik: $ik }) { id ik name created balanceUTCOffset }
 }`;
 
-type Target = { name: string; method: string; url: string; headers: Record<string, string>; body?: string };
+const lineItems = Array.from({ length: 10 }, (_, i) => ({
+  description: `Item ${i}`,
+  product_id: i % 2 ? 'beans' : 'delivery',
+  type: i < 8 ? 'payin' : 'payout',
+  user: { external_id: `user-${i % 4}` },
+  currency_code: 'USD',
+  price: { unit_price: String(100 + i), quantity: 1 + (i % 3) },
+}));
+const SEED_INVOICES = 50;
+// Every created id is new across rounds and servers (each server has its own database).
+let sequence = 0;
+const idleInvoices: { id: string; version: number }[] = [];
+
+const cases: Case[] = [
+  { key: 'healthz', name: 'GET /healthz (Koa floor)', billing: true, okStatus: 200, next: get('/healthz') },
+  {
+    key: 'typename',
+    name: 'GraphQL { __typename }',
+    billing: false,
+    okStatus: 200,
+    next: graphql(JSON.stringify({ query: '{ __typename }' })),
+  },
+  {
+    key: 'graphql-read',
+    name: 'GraphQL getLedger (auth, one read)',
+    billing: false,
+    okStatus: 200,
+    next: graphql(JSON.stringify({ query: GET_LEDGER, variables: { ik: 'bench' }, operationName: 'getLedger' })),
+  },
+  {
+    key: 'rest-read',
+    name: 'GET /billing/products/{code} (auth, one read)',
+    billing: true,
+    okStatus: 200,
+    next: get('/billing/products/beans'),
+  },
+  {
+    key: 'rest-list',
+    name: 'GET /billing/products (list)',
+    billing: true,
+    okStatus: 200,
+    next: get('/billing/products'),
+  },
+  {
+    key: 'invoice-create',
+    name: 'POST /billing/invoices, 10 line items',
+    billing: true,
+    okStatus: 201,
+    next: () => ({
+      method: 'POST',
+      path: '/billing/invoices',
+      body: JSON.stringify({
+        invoice_id: `inv-${++sequence}`,
+        line_items: lineItems,
+        tags: [{ key: 'bench', value: 'yes' }],
+      }),
+    }),
+  },
+  {
+    key: 'transaction-sync',
+    name: 'POST /billing/transactions, 2 allocations',
+    billing: true,
+    okStatus: 201,
+    next: () => ({
+      method: 'POST',
+      path: '/billing/transactions',
+      body: JSON.stringify({
+        account: { external_id: `bank-${++sequence % 4}` },
+        amount: '300',
+        currency: 'USD',
+        external_id: `tx-${sequence}`,
+        posted: '2026-11-05T10:00:00Z',
+        allocations: [
+          {
+            amount: '100',
+            invoice_id: `seed-${sequence % SEED_INVOICES}`,
+            type: 'invoice_payin',
+            user: { external_id: 'user-0' },
+          },
+          {
+            amount: '150',
+            invoice_id: `seed-${(sequence + 7) % SEED_INVOICES}`,
+            type: 'invoice_payin',
+            user: { external_id: 'user-1' },
+          },
+        ],
+      }),
+    }),
+  },
+  {
+    key: 'invoice-patch',
+    name: 'PATCH /billing/invoices/{id}, one tag',
+    billing: true,
+    okStatus: 200,
+    // As many invoices as clients, each patched by one request at a time: a request names the
+    // version the previous one made (a conflict would count as an error).
+    prepare: async (server) => {
+      idleInvoices.length = 0;
+      for (let client = 0; client < CLIENTS; client++) {
+        const id = `patch-${++sequence}`;
+        await call(server, 'POST', '/billing/invoices', { invoice_id: id, line_items: lineItems });
+        idleInvoices.push({ id, version: 1 });
+      }
+    },
+    readsAnswers: true,
+    next: () => {
+      const invoice = idleInvoices.pop()!;
+      return {
+        method: 'PATCH',
+        path: `/billing/invoices/${invoice.id}`,
+        body: JSON.stringify({
+          current_invoice_version: invoice.version,
+          tags: { set: [{ key: 'n', value: String(invoice.version) }] },
+        }),
+        answered: (status) => {
+          if (status === 200) invoice.version++;
+          idleInvoices.push(invoice);
+        },
+      };
+    },
+  },
+];
+
+function get(pathname: string) {
+  return (): Request => ({ method: 'GET', path: pathname });
+}
+
+function graphql(body: string) {
+  return (): Request => ({ method: 'POST', path: '/graphql', body });
+}
 
 async function main() {
-  const database = await openDatabase({ ephemeral: true, dataDir: '', poolMax: 10, log: () => {} });
-  const { sql } = database;
-  const signingKey = await tokenSigningKey(sql);
-  const cached = await listen(await createApp({ sql, signingKey, tokenTtlSeconds: 3600, log: silentLogger }));
-  const uncached = await listen(
-    await createApp({ sql, signingKey, tokenTtlSeconds: 3600, log: silentLogger, documentCacheSize: 0 }),
+  const selected = cases.filter((c) => (ONLY ? ONLY.includes(c.key) : !BILLING_ONLY || c.billing));
+  const postgres = await startEmbeddedPostgres({ dataDir: '', ephemeral: true, fast: false });
+  const servers: Server[] = [];
+  try {
+    servers.push(await serve('this checkout', await ensureDatabase(postgres.url, 'tally_bench')));
+    if (process.env.BENCH_BASELINE) {
+      const url = await ensureDatabase(postgres.url, 'tally_bench_baseline');
+      servers.push(await serve('baseline', url, path.resolve(process.env.BENCH_BASELINE)));
+    }
+    const samples = new Map<string, LoadFigures[]>();
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const benchCase of selected) {
+        for (const server of servers) {
+          await benchCase.prepare?.(server);
+          const figures = await runLoad({
+            baseUrl: server.tally.baseUrl,
+            headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+            clients: CLIENTS,
+            seconds: SECONDS,
+            serverPid: server.tally.child.pid!,
+            next: benchCase.next,
+            okStatus: benchCase.okStatus,
+            readsAnswers: benchCase.readsAnswers,
+          });
+          const key = `${benchCase.key}|${server.label}`;
+          samples.set(key, [...(samples.get(key) ?? []), figures]);
+          console.log(
+            `round ${round}  ${server.label.padEnd(13)} ${benchCase.name.padEnd(46)} ${figures.requestsPerSecond} req/s  p50 ${figures.p50Ms}  p99 ${figures.p99Ms}  CPU µs/req: server ${figures.serverCpuUsPerRequest}, load ${figures.loadCpuUsPerRequest}, rest ${figures.restCpuUsPerRequest}${figures.errors ? `  errors ${figures.errors}: ${figures.statuses}` : ''}`,
+          );
+        }
+      }
+    }
+    if (ONLY) console.log('A partial run (BENCH_CASES): no results written.');
+    else write(selected, servers, samples);
+  } finally {
+    for (const server of servers) await stopTally(server.tally);
+    await postgres.stop();
+  }
+}
+
+async function serve(label: string, databaseUrl: string, cwd?: string): Promise<Server> {
+  const tally = await startTally(
+    { DATABASE_URL: databaseUrl, BOOTSTRAP_CLIENT_ID: 'bench', BOOTSTRAP_CLIENT_SECRET: 'bench-secret' },
+    { cwd, startOutputOnly: true },
   );
+  const server = { label, tally, token: await fetchToken(tally.baseUrl, 'bench', 'bench-secret') };
+  await call(server, 'POST', '/graphql', {
+    query: 'mutation { createLedger(ik: "bench", ledger: { name: "Bench" }) { __typename } }',
+  });
+  for (const code of ['beans', 'delivery']) {
+    await call(server, 'POST', '/billing/products', { code, description: code, paid_by_roles: [{ name: 'buyer' }] });
+  }
+  for (let i = 0; i < SEED_INVOICES; i++) {
+    await call(server, 'POST', '/billing/invoices', { invoice_id: `seed-${i}`, line_items: lineItems });
+  }
+  return server;
+}
 
-  // BENCH_BASELINE names another checkout (a git worktree of an earlier commit): its app is served
-  // beside this one from the same database, and the REST read is measured on both in each round.
-  const baseline = process.env.BENCH_BASELINE
-    ? await listen(
-        await (
-          (await import(pathToFileURL(path.join(path.resolve(process.env.BENCH_BASELINE), 'src/app.ts')).href)) as {
-            createApp: typeof createApp;
-          }
-        ).createApp({ sql, signingKey, tokenTtlSeconds: 3600, log: silentLogger }),
-      )
-    : undefined;
+/** A setup request; anything but a success stops the benchmark. */
+async function call(server: Server, method: string, pathname: string, body: object) {
+  const agent = new http.Agent({ keepAlive: false });
+  const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = http.request(
+      `${server.tally.baseUrl}${pathname}`,
+      { method, agent, headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+  if (answer.status >= 300 || answer.text.includes('"errors"')) {
+    throw new Error(`setup ${method} ${pathname} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+  }
+}
 
-  const workspaceId = await createWorkspace(sql, 'Bench');
-  const client = await createClient(sql, workspaceId);
-  const token = await fetchToken(cached.url, client.clientId, client.clientSecret);
-  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  await post(
-    `${cached.url}/graphql`,
-    auth,
-    JSON.stringify({
-      query: 'mutation { createLedger(ik: "bench", ledger: { name: "Bench" }) { __typename } }',
+function write(selected: Case[], servers: Server[], samples: Map<string, LoadFigures[]>) {
+  // The best round of each case: on a shared machine the slower rounds measure the neighbours.
+  const best = (key: string) => samples.get(key)!.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
+  const rate = (caseKey: string, label = servers[0].label) =>
+    samples.has(`${caseKey}|${label}`) ? best(`${caseKey}|${label}`).requestsPerSecond : NaN;
+  const ratio = (a: string, b: string) => Math.round((rate(a) / rate(b)) * 100) / 100;
+  const rows = selected.flatMap((benchCase) =>
+    servers.map((server) => {
+      const key = `${benchCase.key}|${server.label}`;
+      return {
+        case: benchCase.name,
+        server: server.label,
+        ...best(key),
+        runs: samples.get(key)!.map((f) => f.requestsPerSecond),
+      };
     }),
   );
-  await post(
-    `${cached.url}/billing/products`,
-    auth,
-    JSON.stringify({ code: 'bench-coffee', description: 'Coffee', paid_by_roles: [{ name: 'buyer' }] }),
-  );
-  const graphqlBody = JSON.stringify({ query: GET_LEDGER, variables: { ik: 'bench' }, operationName: 'getLedger' });
-
-  const targets: Target[] = [
-    { name: 'GET /healthz (Koa floor)', method: 'GET', url: `${cached.url}/healthz`, headers: {} },
-    {
-      name: 'GraphQL getLedger, document cache on',
-      method: 'POST',
-      url: `${cached.url}/graphql`,
-      headers: auth,
-      body: graphqlBody,
-    },
-    {
-      name: 'GraphQL getLedger, document cache off',
-      method: 'POST',
-      url: `${uncached.url}/graphql`,
-      headers: auth,
-      body: graphqlBody,
-    },
-    {
-      name: 'REST GET /billing/products (openapi-backend)',
-      method: 'GET',
-      url: `${cached.url}/billing/products`,
-      headers: auth,
-    },
-    {
-      name: 'REST GET /billing/products/{code}',
-      method: 'GET',
-      url: `${cached.url}/billing/products/bench-coffee`,
-      headers: auth,
-    },
-    ...(baseline
-      ? [
-          {
-            name: 'REST GET /billing/products/{code}, BENCH_BASELINE checkout',
-            method: 'GET',
-            url: `${baseline.url}/billing/products/bench-coffee`,
-            headers: auth,
-          },
-        ]
-      : []),
-  ];
-
-  const samples = new Map<string, number[]>(targets.map((t) => [t.name, []]));
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const target of targets) {
-      const rate = await measure(target);
-      samples.get(target.name)!.push(rate);
-      process.stdout.write(`round ${round}  ${target.name.padEnd(48)} ${rate.toFixed(0)} req/s\n`);
-    }
-  }
-
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const results = targets.map((t) => ({
-    name: t.name,
-    median_rps: Math.round(median(samples.get(t.name)!)),
-    runs: samples.get(t.name)!.map(Math.round),
-  }));
-  const cacheRatio = median(samples.get(targets[1].name)!) / median(samples.get(targets[2].name)!);
-  const ratioOf = (a: string, b: string) => Number((median(samples.get(a)!) / median(samples.get(b)!)).toFixed(2));
   const report = {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
     settings: {
-      concurrency: CONCURRENCY,
+      clients: CLIENTS,
       seconds: SECONDS,
       rounds: ROUNDS,
-      note: 'load generator, server and PostgreSQL share the machine',
+      note: 'load generator, server and PostgreSQL (fsync and synchronous_commit on) share the machine; best round of each case',
     },
-    results,
+    results: rows,
     ratios: {
-      graphql_document_cache_speedup: Number(cacheRatio.toFixed(2)),
-      rest_read_over_graphql_read: ratioOf('REST GET /billing/products/{code}', 'GraphQL getLedger, document cache on'),
-      rest_read_over_koa_floor: ratioOf('REST GET /billing/products/{code}', 'GET /healthz (Koa floor)'),
-      ...(baseline
-        ? {
-            rest_read_over_baseline: ratioOf(
-              'REST GET /billing/products/{code}',
-              'REST GET /billing/products/{code}, BENCH_BASELINE checkout',
-            ),
-          }
-        : {}),
+      rest_read_over_graphql_read: ratio('rest-read', 'graphql-read'),
+      rest_read_over_koa_floor: ratio('rest-read', 'healthz'),
+      typename_over_koa_floor: ratio('typename', 'healthz'),
     },
   };
+  const name = BILLING_ONLY ? 'billing' : 'requests';
   const dir = path.join(import.meta.dirname, 'results');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  fs.writeFileSync(path.join(dir, 'latest.md'), markdown(report));
-  process.stdout.write(`\nGraphQL document cache speed-up: ${cacheRatio.toFixed(2)}x\n`);
-
-  cached.server.close();
-  uncached.server.close();
-  baseline?.server.close();
-  await database.close();
-}
-
-/** Completed requests per second, keeping CONCURRENCY requests in flight for SECONDS. */
-async function measure(target: Target): Promise<number> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const deadline = performance.now() + SECONDS * 1000;
-  let completed = 0;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      const status = await send(agent, target);
-      if (status !== 200) throw new Error(`${target.name} answered ${status}`);
-      completed++;
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  agent.destroy();
-  return completed / ((performance.now() - started) / 1000);
-}
-
-async function listen(app: { listen: (port: number, host: string) => http.Server }) {
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-async function post(url: string, headers: Record<string, string>, body: string) {
-  const response = await fetch(url, { method: 'POST', headers, body });
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  return response.json();
-}
-
-function markdown(report: {
-  date: string;
-  machine: object;
-  settings: object;
-  results: { name: string; median_rps: number; runs: number[] }[];
-  ratios: object;
-}): string {
-  return [
-    '# Benchmark results (`make bench`)',
+  fs.writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  const lines = [
+    `# Request paths (\`make ${BILLING_ONLY ? 'bench-billing' : 'bench'}\`)`,
     '',
-    `Run ${report.date} on ${JSON.stringify(report.machine)}.`,
-    `Settings: ${JSON.stringify(report.settings)}.`,
+    `${report.date.slice(0, 10)}, ${report.machine.cpus} cores (${report.machine.model}), Node ${report.machine.node}: ${CLIENTS} clients, ${SECONDS} s per run, ${ROUNDS} rounds alternating the cases${servers.length > 1 ? ' and the servers' : ''}. ${report.settings.note}. CPU per request: the server process, the load generator, and the rest of the machine (PostgreSQL, mostly).`,
     '',
-    '| Case | Median req/s | Runs |',
-    '|---|---:|---|',
-    ...report.results.map((r) => `| ${r.name} | ${r.median_rps} | ${r.runs.join(' / ')} |`),
+    '| Case | Server | req/s | p50 ms | p99 ms | errors | server µs/req | load gen µs/req | rest µs/req | server RSS MiB | runs |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.case} | ${r.server} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.serverCpuUsPerRequest} | ${r.loadCpuUsPerRequest} | ${r.restCpuUsPerRequest} | ${r.serverRssMiB} | ${r.runs.join(' / ')} |`,
+    ),
     '',
-    `Ratios (same run): ${JSON.stringify(report.ratios)}`,
+    `Ratios (this checkout, same run): REST read / GraphQL read ${report.ratios.rest_read_over_graphql_read}, REST read / Koa floor ${report.ratios.rest_read_over_koa_floor}, \`{ __typename }\` / Koa floor ${report.ratios.typename_over_koa_floor}.`,
     '',
-  ].join('\n');
+  ];
+  fs.writeFileSync(path.join(dir, `${name}.md`), lines.join('\n'));
+  console.log(lines.join('\n'));
 }
 
 await main();

@@ -10,30 +10,44 @@ const execFileAsync = promisify(execFile);
 
 export type TallyProcess = { child: ChildProcess; baseUrl: string; port: number; output: () => string };
 
-export async function startTally(env: Record<string, string>): Promise<TallyProcess> {
+export type StartOptions = {
+  /** Another checkout to serve (a benchmark's baseline); default: this one. */
+  cwd?: string;
+  /** Keep only what the server printed while starting: a benchmark's request log would fill memory. */
+  startOutputOnly?: boolean;
+};
+
+export async function startTally(env: Record<string, string>, options: StartOptions = {}): Promise<TallyProcess> {
   const port = await freePort();
-  const child = spawnTally(env, port);
+  const child = spawnTally(env, port, options.cwd);
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  let started = false;
+  const keep = (chunk: Buffer) => {
+    if (!started || !options.startOutputOnly) output += chunk.toString();
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Tally did not start:\n${output}`)), 60_000);
-    child.stdout!.on('data', () => {
-      if (output.includes('"msg":"listening"')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
+    // Scanned only until the server listens: scanning a growing log on every chunk costs a core under load.
+    const untilListening = () => {
+      if (!output.includes('"msg":"listening"')) return;
+      started = true;
+      clearTimeout(timer);
+      child.stdout!.off('data', untilListening);
+      resolve();
+    };
+    child.stdout!.on('data', untilListening);
     child.once('exit', (code) => reject(new Error(`Tally exited with ${code}:\n${output}`)));
   });
   return { child, baseUrl: `http://127.0.0.1:${port}`, port, output: () => output };
 }
 
-export function spawnTally(env: Record<string, string>, port: number): ChildProcess {
+export function spawnTally(env: Record<string, string>, port: number, cwd = root): ChildProcess {
   // TALLY_NODE_ARGS adds flags NODE_OPTIONS refuses (a benchmark's --cpu-prof, say).
   const extra = process.env.TALLY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   return spawn(process.execPath, [...extra, '--import', 'tsx/esm', 'src/main.ts'], {
-    cwd: root,
+    cwd,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,0 +1,93 @@
+import autocannon from 'autocannon';
+import { cpuSeconds, machineTimes, rssMiB } from './processStats.js';
+
+// Closed-loop HTTP load with autocannon: `clients` keep-alive connections, each sending its next
+// request as soon as the previous answer is in, for `seconds`. autocannon writes prebuilt request
+// bytes on raw sockets: Node's own HTTP client cost twice the server's CPU per request and was the
+// bound of every cheap case on 2 cores. Besides rate and latency, the machine's CPU per request is
+// split into the measured server, this load generator and the rest (PostgreSQL).
+
+export type Request = {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  body?: string;
+  /** Told the status of this request's answer (a case that keeps state across requests). */
+  answered?: (status: number) => void;
+};
+
+export type LoadFigures = {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  /** Answers by status when some were not the expected one, for the log. */
+  statuses?: string;
+  serverCpuUsPerRequest: number;
+  loadCpuUsPerRequest: number;
+  /** Busy CPU of the machine outside the server and the load generator: PostgreSQL, mostly. */
+  restCpuUsPerRequest: number;
+  serverRssMiB: number;
+};
+
+export type Load = {
+  baseUrl: string;
+  headers: Record<string, string>;
+  clients: number;
+  seconds: number;
+  serverPid: number;
+  next: () => Request;
+  okStatus: number;
+  /** Whether requests carry `answered` (then autocannon keeps each answer's body, which costs CPU). */
+  readsAnswers?: boolean;
+};
+
+type Context = { answered?: (status: number) => void };
+
+export async function runLoad(load: Load): Promise<LoadFigures> {
+  let rss = 0;
+  const sampler = setInterval(() => (rss = Math.max(rss, rssMiB(load.serverPid))), 500);
+  const serverBefore = cpuSeconds(load.serverPid);
+  const loadBefore = process.cpuUsage();
+  const machineBefore = machineTimes();
+  const result = await autocannon({
+    url: load.baseUrl,
+    connections: load.clients,
+    duration: load.seconds,
+    headers: load.headers,
+    requests: [
+      {
+        setupRequest: (request, context: Context) => {
+          const next = load.next();
+          context.answered = next.answered;
+          return { ...request, method: next.method, path: next.path, body: next.body };
+        },
+        ...(load.readsAnswers
+          ? { onResponse: (status: number, _body: string, context: Context) => context.answered?.(status) }
+          : {}),
+      },
+    ],
+  });
+  clearInterval(sampler);
+
+  const serverCpu = cpuSeconds(load.serverPid) - serverBefore;
+  const loadUsage = process.cpuUsage(loadBefore);
+  const loadCpu = (loadUsage.user + loadUsage.system) / 1e6;
+  const machine = machineTimes();
+  // Jiffies are 1/100 s on Linux: the machine's busy jiffies over the run, as CPU seconds.
+  const busyCpu = (machine.total - machine.idle - (machineBefore.total - machineBefore.idle)) / 100;
+  const requests = result.requests.total;
+  const perRequest = (cpu: number) => Math.round((cpu / Math.max(1, requests)) * 1e6);
+  const succeeded = Number(result.statusCodeStats?.[`${load.okStatus}`]?.count ?? 0);
+  const errors = requests - succeeded;
+  return {
+    requestsPerSecond: Math.round(succeeded / result.duration),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors,
+    ...(errors ? { statuses: JSON.stringify(result.statusCodeStats) } : {}),
+    serverCpuUsPerRequest: perRequest(serverCpu),
+    loadCpuUsPerRequest: perRequest(loadCpu),
+    restCpuUsPerRequest: perRequest(Math.max(0, busyCpu - serverCpu - loadCpu)),
+    serverRssMiB: rss,
+  };
+}
