@@ -20,6 +20,10 @@ import { runLoad, type LoadFigures, type Request } from './support/load.js';
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+// BENCH_RATE=3000 offers a fixed load instead of a closed loop: the server's CPU per request then
+// compares two checkouts within a few percent, where saturated rates move by ten.
+const WARM_UP_SECONDS = 2;
+const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 const BILLING_ONLY = process.argv.includes('--billing');
 // BENCH_CASES=rest-read,graphql-read runs only those (a partial run prints and writes no results).
 const ONLY = process.env.BENCH_CASES?.split(',').map((key) => key.trim());
@@ -182,7 +186,8 @@ async function main() {
       servers.push(await serve('baseline', url, path.resolve(process.env.BENCH_BASELINE)));
     }
     const samples = new Map<string, LoadFigures[]>();
-    for (let round = 1; round <= ROUNDS; round++) {
+    // Round 0 warms each server's JIT up on every case and is not counted.
+    for (let round = 0; round <= ROUNDS; round++) {
       for (const benchCase of selected) {
         for (const server of servers) {
           await benchCase.prepare?.(server);
@@ -190,12 +195,14 @@ async function main() {
             baseUrl: server.tally.baseUrl,
             headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
             clients: CLIENTS,
-            seconds: SECONDS,
+            seconds: round === 0 ? WARM_UP_SECONDS : SECONDS,
             serverPid: server.tally.child.pid!,
             next: benchCase.next,
             okStatus: benchCase.okStatus,
             readsAnswers: benchCase.readsAnswers,
+            rate: RATE,
           });
+          if (round === 0) continue;
           const key = `${benchCase.key}|${server.label}`;
           samples.set(key, [...(samples.get(key) ?? []), figures]);
           console.log(
@@ -204,7 +211,7 @@ async function main() {
         }
       }
     }
-    if (ONLY) console.log('A partial run (BENCH_CASES): no results written.');
+    if (ONLY || RATE) console.log('A partial or fixed-rate run (BENCH_CASES, BENCH_RATE): no results written.');
     else write(selected, servers, samples);
   } finally {
     for (const server of servers) await stopTally(server.tally);

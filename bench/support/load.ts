@@ -37,6 +37,8 @@ export type Load = {
   serverPid: number;
   next: () => Request;
   okStatus: number;
+  /** Requests per second across all clients; default: as fast as answers come (closed loop). */
+  rate?: number;
   /** Whether requests carry `answered` (then autocannon keeps each answer's body, which costs CPU). */
   readsAnswers?: boolean;
 };
@@ -53,6 +55,7 @@ export async function runLoad(load: Load): Promise<LoadFigures> {
     url: load.baseUrl,
     connections: load.clients,
     duration: load.seconds,
+    ...(load.rate ? { overallRate: load.rate } : {}),
     headers: load.headers,
     requests: [
       {

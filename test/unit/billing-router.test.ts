@@ -53,4 +53,52 @@ describe('the compiled billing router', () => {
     expect(compiled.router.getOperations()).toBe(first);
     expect(compiled.router.getOperation('getProduct')?.path).toBe('/products/{code}');
   });
+
+  it('parses every request of every operation as openapi-backend does', async () => {
+    const definition = loadSpec();
+    const compiled = await new OpenAPI31Backend({ definition, validate: false }).init();
+    const reference = new OpenAPIRouter<Document>({ definition });
+    const segments = ['x-1', 'caf%C3%A9', 'a%2Fb', '%F0%9F%A7%BE', 'with%20space', ''];
+    const queries: Record<string, string | string[]>[] = [
+      {},
+      { limit: '10' },
+      { cursor: 'abc', status: ['a', 'b'] },
+      { empty: '' },
+    ];
+    const bodies = [undefined, { invoice_id: 'inv-1' }, '{"code":"x"}', 'not json', ''];
+    const headers: Record<string, string>[] = [
+      { authorization: 'Bearer t', 'content-type': 'application/json' },
+      { 'Content-Type': 'application/json', 'X-Request-Id': 'r1' },
+      { cookie: 'a=1; b=2' },
+    ];
+    let compared = 0;
+    for (const operation of reference.getOperations()) {
+      for (const [i, segment] of segments.entries()) {
+        const path = operation.path.replace(/\{[^}]+\}/g, segment);
+        const request = {
+          method: operation.method.toUpperCase(),
+          path: i % 2 ? `${path}?ignored=1` : path,
+          query: queries[i % queries.length],
+          headers: headers[i % headers.length],
+          body: bodies[i % bodies.length],
+        };
+        const expected = reference.parseRequest(request, operation);
+        expect(compiled.router.parseRequest(request, operation), `${operation.operationId} ${path}`).toEqual(expected);
+        expect(compiled.router.parseRequest(request)).toEqual(reference.parseRequest(request));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(15 * segments.length);
+  });
+
+  it('gives each parse its own query and headers, as openapi-backend does (validation coerces them in place)', async () => {
+    const compiled = await new OpenAPI31Backend({ definition: loadSpec(), validate: false }).init();
+    const operation = compiled.router.getOperation('listInvoices')!;
+    const request = { method: 'GET', path: '/invoices', query: { status: ['a'] }, headers: { accept: '*/*' } };
+    const first = compiled.router.parseRequest(request, operation);
+    const second = compiled.router.parseRequest(request, operation);
+    expect(first.query).not.toBe(second.query);
+    expect(first.query.status).not.toBe(second.query.status);
+    expect(first.headers).not.toBe(second.headers);
+  });
 });

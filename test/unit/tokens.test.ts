@@ -116,4 +116,44 @@ describe('access tokens', () => {
       }),
     );
   });
+
+  describe('remembered once proven', () => {
+    it('only for the key that signed it, and only until it expires', () => {
+      const token = issueToken(claims, key);
+      expect(checkToken(token, key, 1_000)).toEqual({ claims });
+      expect(checkToken(token, Buffer.alloc(32, 9), 1_000)).toEqual({ refused: 'invalid' });
+      expect(checkToken(token, key, 1_999)).toEqual({ claims });
+      expect(checkToken(token, key, 2_000)).toEqual({ refused: 'expired' });
+      expect(checkToken(token, key, 2_001)).toEqual({ refused: 'expired' });
+    });
+
+    // A copy of the key is another Buffer, so it starts with nothing remembered: the reference.
+    it('answers every check as a check from scratch would', () => {
+      const tokens = [claims, { ...claims, expiresAt: 3_000 }].map((given) => issueToken(given, key));
+      const variants = [
+        ...tokens,
+        `${tokens[0]}x`,
+        tokens[1].replace('.', '.A'),
+        issueToken(claims, Buffer.alloc(32, 8)),
+      ];
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(fc.constantFrom(...variants), fc.integer({ min: 0, max: 4_000 })), { maxLength: 40 }),
+          (checks) => {
+            const remembering = Buffer.from(key);
+            for (const [token, now] of checks) {
+              expect(checkToken(token, remembering, now)).toEqual(checkToken(token, Buffer.from(key), now));
+            }
+          },
+        ),
+      );
+    });
+
+    it('keeps answering right past the number of tokens it remembers', () => {
+      const first = issueToken(claims, key);
+      for (let n = 0; n < 10_050; n++) checkToken(issueToken({ ...claims, clientId: `c${n}` }, key), key, 0);
+      expect(checkToken(first, key, 0)).toEqual({ claims });
+      expect(checkToken(`${first}x`, key, 0)).toEqual({ refused: 'invalid' });
+    });
+  });
 });
