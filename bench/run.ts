@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureDatabase } from '../src/db/database.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { connect, type Sql } from '../src/db/sql.js';
 import { fetchToken } from '../test/support/token.js';
 import { startTally, stopTally, type TallyProcess } from '../test/support/tallyProcess.js';
 import { runLoad, type LoadFigures, type Request } from './support/load.js';
@@ -23,6 +24,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 // BENCH_RATE=3000 offers a fixed load instead of a closed loop: the server's CPU per request then
 // compares two checkouts within a few percent, where saturated rates move by ten.
 const WARM_UP_SECONDS = 2;
+const STATEMENTS = Boolean(process.env.BENCH_STATEMENTS);
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 const BILLING_ONLY = process.argv.includes('--billing');
 // BENCH_CASES=rest-read,graphql-read runs only those (a partial run prints and writes no results).
@@ -177,10 +179,19 @@ function graphql(body: string) {
 
 async function main() {
   const selected = cases.filter((c) => (ONLY ? ONLY.includes(c.key) : !BILLING_ONLY || c.billing));
-  const postgres = await startEmbeddedPostgres({ dataDir: '', ephemeral: true, fast: false });
+  const postgres = await startEmbeddedPostgres({
+    dataDir: '',
+    ephemeral: true,
+    fast: false,
+    // BENCH_STATEMENTS=1 prints each case's costliest statements on this checkout's database.
+    settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' },
+  });
   const servers: Server[] = [];
+  const databaseUrl = await ensureDatabase(postgres.url, 'tally_bench');
+  const statements = connect(databaseUrl, { max: 1 });
   try {
-    servers.push(await serve('this checkout', await ensureDatabase(postgres.url, 'tally_bench')));
+    servers.push(await serve('this checkout', databaseUrl));
+    await statements`create extension if not exists pg_stat_statements`;
     if (process.env.BENCH_BASELINE) {
       const url = await ensureDatabase(postgres.url, 'tally_bench_baseline');
       servers.push(await serve('baseline', url, path.resolve(process.env.BENCH_BASELINE)));
@@ -191,6 +202,7 @@ async function main() {
       for (const benchCase of selected) {
         for (const server of servers) {
           await benchCase.prepare?.(server);
+          if (STATEMENTS) await statements`select pg_stat_statements_reset()`;
           const figures = await runLoad({
             baseUrl: server.tally.baseUrl,
             headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
@@ -203,6 +215,7 @@ async function main() {
             rate: RATE,
           });
           if (round === 0) continue;
+          if (STATEMENTS && server === servers[0]) console.log(await costliestStatements(statements));
           const key = `${benchCase.key}|${server.label}`;
           samples.set(key, [...(samples.get(key) ?? []), figures]);
           console.log(
@@ -214,9 +227,26 @@ async function main() {
     if (ONLY || RATE) console.log('A partial or fixed-rate run (BENCH_CASES, BENCH_RATE): no results written.');
     else write(selected, servers, samples);
   } finally {
+    await statements.end();
     for (const server of servers) await stopTally(server.tally);
     await postgres.stop();
   }
+}
+
+/** The statements that took the database's time in the last run, with calls and mean time. */
+async function costliestStatements(sql: Sql): Promise<string> {
+  const rows = await sql<{ calls: string; mean_us: number; total_ms: number; query: string }[]>`
+    select calls::text, round(mean_exec_time * 1000)::int as mean_us, round(total_exec_time)::int as total_ms,
+           regexp_replace(left(query, 160), '[[:space:]]+', ' ', 'g') as query
+    from pg_stat_statements s join pg_database d on d.oid = s.dbid
+    where d.datname = current_database() and query not like '%pg_stat_statements%'
+    order by total_exec_time desc limit 12`;
+  return rows
+    .map(
+      (r) =>
+        `    ${String(r.total_ms).padStart(6)} ms ${r.calls.padStart(7)} calls ${String(r.mean_us).padStart(6)} µs  ${r.query}`,
+    )
+    .join('\n');
 }
 
 async function serve(label: string, databaseUrl: string, cwd?: string): Promise<Server> {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkBillingReferences } from '../../src/db/billingChecks.js';
 import { rest } from '../support/rest.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
@@ -369,5 +370,12 @@ describe('invoice versions', () => {
     const after = (await call('GET', '/invoices/bad-1')).body.data;
     expect([after.version, after.tags, after.line_items[0].description]).toEqual([1, [], 'item for ann']);
     expect((await call('GET', '/invoices/bad-1/history')).body.data).toHaveLength(1);
+  });
+});
+
+// Runs last: every write above named only rows that exist (billing rows have no foreign keys).
+describe('after all the writes above', () => {
+  it('leaves no billing row naming a missing invoice, product, user, transaction or account', async () => {
+    expect(await checkBillingReferences(server.db.sql)).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkBillingReferences } from '../../src/db/billingChecks.js';
 import { rest } from '../support/rest.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
@@ -341,5 +342,12 @@ describe('searches', () => {
       ]);
     }
     expect((await call('POST', '/payment-flows/search')).status).toBe(200);
+  });
+});
+
+// Runs last: every write above named only rows that exist (billing rows have no foreign keys).
+describe('after all the writes above', () => {
+  it('leaves no billing row naming a missing invoice, product, user, transaction or account', async () => {
+    expect(await checkBillingReferences(server.db.sql)).toEqual([]);
   });
 });
