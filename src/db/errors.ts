@@ -17,13 +17,25 @@ const CONSTRAINT_ERRORS: Record<string, () => DomainError> = {
  * are told apart by code here, never by message text.
  */
 export type SqlRefusalName =
-  'entry_condition_failed' | 'balance_out_of_range' | 'unknown_product' | 'unknown_user' | 'account_ik_taken';
+  | 'entry_condition_failed'
+  | 'balance_out_of_range'
+  | 'unknown_product'
+  | 'unknown_user'
+  | 'account_ik_taken'
+  | 'unknown_account'
+  | 'unknown_invoice'
+  | 'over_allocated'
+  | 'external_id_taken';
 export const SQL_REFUSALS: ReadonlyMap<string, SqlRefusalName> = new Map<string, SqlRefusalName>([
   ['TL001', 'entry_condition_failed'], // post_ledger_entry; detail: the failed condition's index
   ['TL002', 'balance_out_of_range'], // apply_balance_deltas: a balance would leave the Int96 range
   ['TL003', 'unknown_product'], // create_invoice; detail: the failing line items' indexes (JSON array)
-  ['TL004', 'unknown_user'], // create_invoice; detail: the failing line items' indexes (JSON array)
+  ['TL004', 'unknown_user'], // create_invoice, sync_transaction; detail: the failing items' indexes (JSON array)
   ['TL005', 'account_ik_taken'], // create_planned_accounts; detail: the path that could not be created
+  ['TL006', 'unknown_account'], // sync_transaction; detail: the external id the account has, or empty
+  ['TL007', 'unknown_invoice'], // sync_transaction; detail: the failing allocations' indexes (JSON array)
+  ['TL008', 'over_allocated'], // sync_transaction
+  ['TL009', 'external_id_taken'], // sync_transaction: a concurrent sync took the external id first
 ]);
 
 export type SqlRefusal = { name: SqlRefusalName; detail: string | undefined };

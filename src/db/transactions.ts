@@ -1,5 +1,6 @@
 import type { Tag } from '../core/billingTags.js';
 import { newId } from '../core/ids.js';
+import { sqlRefusal } from './errors.js';
 import { jsonb } from './json.js';
 import type { Db } from './sql.js';
 import type { components } from '../../generated/billing.js';
@@ -102,6 +103,92 @@ export type NewTransaction = {
   requestHash: string;
   allocations: { id: string; invoiceId: string; userId: string; type: AllocationRow['type']; amount: string }[];
 };
+
+/** What sync_transaction is given: the transaction without its account, which it resolves. */
+export type TransactionToSync = Omit<NewTransaction, 'accountId' | 'allocations'>;
+/** By id (must exist; must have the external id too, if given), or by external id (created on first use). */
+export type AccountRef = { id: string; external_id?: string } | { external_id: string; new_id: string };
+/** An allocation's user by id (must exist) or by external id (created on first use, as `new_user_id`). */
+export type AllocationToSync = {
+  id: string;
+  position: number;
+  invoice_id: string;
+  user_id: string | null;
+  user_external_id: string | null;
+  new_user_id: string;
+  type: AllocationRow['type'];
+  amount: string;
+};
+
+export type SyncOutcome =
+  | {
+      outcome: 'created';
+      posted: Date;
+      created: Date;
+      account: BillingExternalAccount;
+      /** User reference (`id:<id>` or `ext:<external id>`) → [id, external id]. */
+      users: Record<string, [string, string]>;
+    }
+  /** `taken`: the external id is held (replay or refusal); `follow`: a payment flow is on an invoice paid. */
+  | { outcome: 'taken' | 'follow' | 'over_allocated' }
+  | { outcome: 'unknown_account'; externalIdFound: string | undefined }
+  | { outcome: 'unknown_invoice' | 'unknown_user'; indexes: number[] };
+
+/** sync_transaction: the whole sync in one statement when no payment flow is involved (src/db/functions). */
+export async function syncTransactionRow(
+  db: Db,
+  workspaceId: string,
+  transaction: TransactionToSync,
+  account: AccountRef,
+  allocations: readonly AllocationToSync[],
+): Promise<SyncOutcome> {
+  try {
+    const [row] = await db<
+      {
+        outcome: 'created' | 'taken' | 'follow';
+        posted: Date | null;
+        created: Date | null;
+        account: [string, string] | null;
+        users: Record<string, [string, string]> | null;
+      }[]
+    >`
+      /* syncTransactionRow */
+      select outcome, tx_posted as posted, tx_created as created, account, users
+      from sync_transaction(${workspaceId}, ${jsonb(db, {
+        id: transaction.id,
+        external_id: transaction.externalId,
+        amount: transaction.amount,
+        currency: transaction.currency,
+        posted: transaction.posted,
+        tags: transaction.tags,
+        allocated: transaction.allocated,
+        request_hash: transaction.requestHash,
+      })}, ${jsonb(db, account)}, ${jsonb(db, allocations)})`;
+    if (row.outcome !== 'created') return { outcome: row.outcome };
+    return {
+      outcome: 'created',
+      posted: row.posted!,
+      created: row.created!,
+      account: { id: row.account![0], externalId: row.account![1] },
+      users: row.users!,
+    };
+  } catch (error) {
+    const refusal = sqlRefusal(error);
+    switch (refusal?.name) {
+      case 'external_id_taken':
+        return { outcome: 'taken' };
+      case 'over_allocated':
+        return { outcome: 'over_allocated' };
+      case 'unknown_account':
+        return { outcome: 'unknown_account', externalIdFound: refusal.detail || undefined };
+      case 'unknown_invoice':
+      case 'unknown_user':
+        return { outcome: refusal.name, indexes: JSON.parse(refusal.detail ?? '[]') as number[] };
+      default:
+        throw error;
+    }
+  }
+}
 
 /** Writes the transaction and its allocations; undefined when the external id was taken meanwhile. */
 export async function insertTransaction(

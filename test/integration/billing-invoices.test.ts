@@ -172,6 +172,49 @@ describe('allocations', () => {
     expect(balances.users.map((user: { id: string }) => user.id)).toEqual(['ann']);
   });
 
+  // sync_transaction writes in one statement: a refusal at any step leaves no bank account or user behind.
+  it('create no bank account and no user for a refused sync, whichever check refuses it', async () => {
+    const refusals = [
+      await sync('gone-1', '10', [allocation('alloc-1', 'gone-user', '11')], { account: { external_id: 'gone-bank' } }),
+      await sync('gone-2', '10', [allocation('no-such-invoice', 'gone-user', '1')], {
+        account: { external_id: 'gone-bank' },
+      }),
+      await sync(
+        'gone-3',
+        '10',
+        [
+          allocation('alloc-1', 'gone-user', '1'),
+          { ...allocation('alloc-1', 'x', '1'), user: { id: 'user_01m6dv5an0apf3py6ckxd5cg15' } },
+        ],
+        { account: { external_id: 'gone-bank' } },
+      ),
+    ];
+    expect(refusals.map((refusal) => [refusal.status, refusal.body.code])).toEqual([
+      [400, 'over_allocated'],
+      [400, 'unknown_invoice'],
+      [400, 'unknown_user'],
+    ]);
+    const [left] = await server.db.sql<{ accounts: number; users: number }[]>`
+      select (select count(*) from external_accounts where external_id = 'gone-bank')::int as accounts,
+             (select count(*) from billing_users where external_id = 'gone-user')::int as users`;
+    expect(left).toEqual({ accounts: 0, users: 0 });
+  });
+
+  it('refuse an account named by id with another external id, saying which it has', async () => {
+    const first = await sync('acct-1', '10', [], { account: { external_id: 'checking' } });
+    expect(first.status).toBe(201);
+    const mismatch = await sync('acct-2', '10', [], {
+      account: { id: first.body.data.account.id, external_id: 'savings' },
+    });
+    expect([mismatch.status, mismatch.body.code, mismatch.body.details.violations[0].message]).toEqual([
+      400,
+      'unknown_account',
+      `external account ${first.body.data.account.id} has external id checking, not savings`,
+    ]);
+    const byId = await sync('acct-3', '10', [], { account: { id: first.body.data.account.id } });
+    expect([byId.status, byId.body.data.account.external_id]).toEqual([201, 'checking']);
+  });
+
   it('filter transaction lists by account and reconciliation status', async () => {
     expect(
       (await sync('recon-1', '10', [allocation('alloc-1', 'ann', '10')], { account: { external_id: 'savings' } }))
