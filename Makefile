@@ -86,7 +86,7 @@ bench-ledger-balances: install ## Balance history reads at 1M vs 10k lines, back
 bench-billing: install ## Billing request paths only (floor, REST read and list, invoice create and PATCH, transaction sync); writes bench/results/billing.md
 	$(NODE_TS) bench/run.ts --billing
 
-bench: install ## Run the benchmarks in bench/ and write their results
+bench: install ## Request-path benchmark: Koa floor, GraphQL, REST reads, billing writes, 32 clients on a durable database (BENCH_BASELINE, BENCH_CASES, BENCH_STATEMENTS); writes bench/results/requests.md
 	$(NODE_TS) bench/run.ts
 
 clean-data: install ## Remove the local database (.data/) and the folders Tally put in the temporary folder for this checkout
