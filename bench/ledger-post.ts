@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { ensureDatabase } from '../src/db/database.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
@@ -11,8 +10,9 @@ import { newId } from '../src/core/ids.js';
 import { fetchToken } from '../test/support/token.js';
 import { startTally, stopTally } from '../test/support/tallyProcess.js';
 import { databaseCounters, sampleBackends, type DatabaseFigures } from './support/databaseCounters.js';
-import { gqlCall, postJson } from './support/graphqlPost.js';
-import { cpuSeconds, idlePercentSince, machineTimes, rssMiB } from './support/processStats.js';
+import { gqlCall } from './support/graphqlPost.js';
+import { runLoad } from './support/load.js';
+import { idlePercentSince, machineTimes } from './support/processStats.js';
 import { installReferenceLedger, referenceTransfer } from './support/referenceLedger.js';
 
 // `make bench-ledger`: the posting engine against spawned servers on a durable embedded
@@ -43,17 +43,20 @@ type Figures = Partial<DatabaseFigures> & {
   errors: number;
   requests: number;
   serverRssMiB?: number;
-  serverCpuPercent?: number;
+  /** CPU per entry of the measured server, of the load generator, and of the rest of the machine (PostgreSQL, mostly). */
+  serverCpuUsPerEntry?: number;
+  loadCpuUsPerEntry?: number;
+  restCpuUsPerEntry?: number;
   /** Share of the machine's CPU time that was idle during the run (both cores). */
   machineIdlePercent?: number;
   /** Where Tally's database backends were, sampled every 20 ms: the top states and wait events. */
   backendWaits?: string;
 };
 
-/** What one client sends, request after request: the body of its nth request and the entries it posts. */
+/** What the clients send: the body of the nth request of the run and the entries it posts. */
 type Load = {
   clients: number;
-  request: (client: number, n: number, random: () => number) => { body: string; entries: number };
+  request: (n: number, random: () => number) => { body: string; entries: number };
   /** Whether the answer is the success the request asks for. */
   succeeded: (text: string) => boolean;
 };
@@ -79,45 +82,57 @@ function summarize(latencies: number[], entries: number, errors: number): Figure
 }
 
 async function overHttp(sql: Sql, server: Server, load: Load): Promise<Figures> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: load.clients });
-  const latencies: number[] = [];
+  let sent = 0;
+  let answered = 0;
   let entries = 0;
   let errors = 0;
   let firstError = '';
-  const rss: number[] = [];
-  const deadline = performance.now() + SECONDS * 1000;
-  const sampler = setInterval(() => rss.push(rssMiB(server.pid)), 500);
+  const random = seeded(7919);
   const counted = await databaseCounters(sql);
-  const cpuBefore = cpuSeconds(server.pid);
   const machineBefore = machineTimes();
   const stopSampling = sampleBackends(sql);
-  await Promise.all(
-    Array.from({ length: load.clients }, async (_, client) => {
-      const random = seeded(client * 7919 + 1);
-      for (let n = 0; performance.now() < deadline; n++) {
-        const request = load.request(client, n, random);
-        const started = performance.now();
-        const { status, text } = await postJson(agent, `${server.baseUrl}/graphql`, server.token, request.body);
-        latencies.push(performance.now() - started);
-        if (status === 200 && load.succeeded(text)) {
-          entries += request.entries;
-        } else {
-          errors++;
-          firstError ||= `${status} ${text.slice(0, 200)}`;
-        }
-      }
-    }),
-  );
-  clearInterval(sampler);
+  const figures = await runLoad({
+    baseUrl: server.baseUrl,
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+    clients: load.clients,
+    seconds: SECONDS,
+    serverPid: server.pid,
+    okStatus: 200,
+    readsAnswers: true,
+    next: () => {
+      const request = load.request(sent++, random);
+      return {
+        method: 'POST',
+        path: '/graphql',
+        body: request.body,
+        answered: (status, body) => {
+          answered++;
+          if (status === 200 && load.succeeded(body)) {
+            entries += request.entries;
+          } else {
+            errors++;
+            firstError ||= `${status} ${body.slice(0, 200)}`;
+          }
+        },
+      };
+    },
+  });
   const backendWaits = await stopSampling();
   const machineIdlePercent = idlePercentSince(machineBefore);
-  agent.destroy();
   if (firstError) console.log(`  first error: ${firstError}`);
+  // CPU per request spread over the entries a request carries.
+  const perEntry = (usPerRequest: number) => Math.round((usPerRequest * answered) / Math.max(1, entries));
   return {
-    ...summarize(latencies, entries, errors),
+    entriesPerSecond: Math.round(entries / figures.seconds),
+    p50Ms: figures.p50Ms,
+    p99Ms: figures.p99Ms,
+    errors,
+    requests: answered,
     ...(await counted(entries)),
-    serverRssMiB: Math.max(...rss),
-    serverCpuPercent: Math.round(((cpuSeconds(server.pid) - cpuBefore) / SECONDS) * 100),
+    serverRssMiB: figures.serverRssMiB,
+    serverCpuUsPerEntry: perEntry(figures.serverCpuUsPerRequest),
+    loadCpuUsPerEntry: perEntry(figures.loadCpuUsPerRequest),
+    restCpuUsPerEntry: perEntry(figures.restCpuUsPerRequest),
     machineIdlePercent,
     backendWaits,
   };
@@ -174,10 +189,10 @@ const transferInput = (ledger: string, [from, to]: [string, string]) => ({
 /** Single transfers over addLedgerEntry; `run` keeps each run's iks its own (the same iks on another server would replay). */
 const transfers = (run: string, clients: number, ledger: string, pick: Pick): Load => ({
   clients,
-  request: (client, n, random) => ({
+  request: (n, random) => ({
     body: JSON.stringify({
       query: POST,
-      variables: { ik: `${run}-${client}-${n}`, entry: transferInput(ledger, pick(random)) },
+      variables: { ik: `${run}-${n}`, entry: transferInput(ledger, pick(random)) },
     }),
     entries: 1,
   }),
@@ -187,15 +202,15 @@ const transfers = (run: string, clients: number, ledger: string, pick: Pick): Lo
 /** Typed entries of the schema ledger: each funds a user never seen before, creating users:<id> and its subtree. */
 const firstUses = (run: string): Load => ({
   clients: 32,
-  request: (client, n) => ({
+  request: (n) => ({
     body: JSON.stringify({
       query: POST,
       variables: {
-        ik: `${run}-${client}-${n}`,
+        ik: `${run}-${n}`,
         entry: {
           ledger: { ik: 'wallets' },
           type: 'fund_user',
-          parameters: { user_id: `${run}-${client}-${n}`, amount: '1' },
+          parameters: { user_id: `${run}-${n}`, amount: '1' },
         },
       },
     }),
@@ -207,12 +222,12 @@ const firstUses = (run: string): Load => ({
 const BATCH = 15;
 const batches = (run: string, pick: Pick): Load => ({
   clients: 16,
-  request: (client, n, random) => ({
+  request: (n, random) => ({
     body: JSON.stringify({
       query: POST_BATCH,
       variables: {
         entries: Array.from({ length: BATCH }, (_, i) => ({
-          ik: `${run}-${client}-${n}-${i}`,
+          ik: `${run}-${n}-${i}`,
           entry: transferInput('spread', pick(random)),
         })),
       },
@@ -383,6 +398,7 @@ async function main() {
     settings: {
       shared_preload_libraries: 'pg_stat_statements',
       'pg_stat_statements.track': process.env.BENCH_STATEMENTS ? 'all' : 'top',
+      'pg_stat_statements.track_planning': process.env.BENCH_STATEMENTS ? 'on' : 'off',
     },
   });
   const url = await ensureDatabase(postgres.url, 'tally_bench');
@@ -437,6 +453,7 @@ async function main() {
     const runs: Runs = {};
     const measure = async (phase: string, run: string, figures: () => Promise<Figures>) => {
       if ((PHASES && !PHASES.includes(phase)) || (RUNS && !run.includes(RUNS))) return;
+      console.log(`${phase}, ${run}: running for ${SECONDS} s`);
       const result = await figures();
       (runs[phase] ??= {})[run] = result;
       console.log(`${phase}, ${run}:`, JSON.stringify(result));
@@ -520,7 +537,7 @@ function write(report: Report) {
   );
   const { runs } = report;
   const row = (name: string, f: Figures) =>
-    `| ${name} | ${f.entriesPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${f.statementsPerEntry ?? '–'} | ${f.walRecordsPerEntry ?? '–'} | ${f.walBytesPerEntry ?? '–'} | ${f.serverRssMiB ?? '–'} | ${f.serverCpuPercent === undefined ? '–' : ((f.serverCpuPercent * 10) / f.entriesPerSecond).toFixed(2)} | ${f.machineIdlePercent ?? '–'} | ${f.backendWaits ?? '–'} |`;
+    `| ${name} | ${f.entriesPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${f.statementsPerEntry ?? '–'} | ${f.walRecordsPerEntry ?? '–'} | ${f.walBytesPerEntry ?? '–'} | ${f.serverRssMiB ?? '–'} | ${f.serverCpuUsPerEntry ?? '–'} | ${f.loadCpuUsPerEntry ?? '–'} | ${f.restCpuUsPerEntry ?? '–'} | ${f.machineIdlePercent ?? '–'} | ${f.backendWaits ?? '–'} |`;
   const ratio = (a: Figures | undefined, b: Figures | undefined) =>
     a && b && b.entriesPerSecond > 0
       ? (Math.round((a.entriesPerSecond / b.entriesPerSecond) * 100) / 100).toString()
@@ -531,10 +548,10 @@ function write(report: Report) {
     '',
     `\`make bench-ledger\`, ${new Date().toISOString().slice(0, 10)}: every phase in one run, ${report.seconds} s each, ` +
       `${report.cpus} cores shared by the load generator, the servers and PostgreSQL (fsync=${report.fsync}, synchronous_commit=${report.synchronousCommit}), pool ${report.pool}. ` +
-      'Entries are 2-line transfers over GraphQL unless the phase says otherwise; requests/s for the floor.',
+      'Entries are 2-line transfers over GraphQL unless the phase says otherwise, sent by autocannon (bench/support/load.ts); requests/s for the floor.',
     '',
-    '| Phase, run | entries/s | p50 ms | p99 ms | errors | statements/entry | WAL records/entry | WAL bytes/entry | server RSS MiB | server CPU ms/entry | machine idle % | busy backends (mean), by wait |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| Phase, run | entries/s | p50 ms | p99 ms | errors | statements/entry | WAL records/entry | WAL bytes/entry | server RSS MiB | server CPU µs/entry | load generator CPU µs/entry | rest of the machine (PostgreSQL) CPU µs/entry | machine idle % | busy backends (mean), by wait |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...Object.entries(runs).flatMap(([phase, phaseRuns]) =>
       Object.entries(phaseRuns).map(([run, figures]) => row(`${phase}: ${run}`, figures)),
     ),

@@ -65,11 +65,13 @@ export async function databaseCounters(sql: Sql): Promise<(entries: number) => P
         and query not like '%pg_get_wal_stats%' and query not like '%pg_current_wal%'
         and dbid = (select oid from pg_database where datname = current_database())`;
     if (process.env.BENCH_STATEMENTS) {
-      const top = await sql<{ calls: string; ms: string; query: string }[]>`
-        select calls::text, round(total_exec_time::numeric, 1)::text as ms,
+      const top = await sql<{ calls: string; ms: string; plans: string; planMs: string; query: string }[]>`
+        select calls::text, round(total_exec_time::numeric, 1)::text as ms, plans::text,
+               round(total_plan_time::numeric, 1)::text as "planMs",
                left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 140) as query
-        from pg_stat_statements order by total_exec_time desc limit 12`;
-      for (const row of top) console.log(`    ${row.calls} calls, ${row.ms} ms: ${row.query}`);
+        from pg_stat_statements order by total_exec_time + total_plan_time desc limit 16`;
+      for (const row of top)
+        console.log(`    ${row.calls} calls, ${row.ms} ms; ${row.plans} plans, ${row.planMs} ms: ${row.query}`);
     }
     const per = (value: number) => (entries > 0 ? Math.round((value / entries) * 10) / 10 : 0);
     return {

@@ -11,12 +11,14 @@ export type Request = {
   method: 'GET' | 'POST' | 'PATCH';
   path: string;
   body?: string;
-  /** Told the status of this request's answer (a case that keeps state across requests). */
-  answered?: (status: number) => void;
+  /** Told the status and body of this request's answer (a case that keeps state, or judges success by the body). */
+  answered?: (status: number, body: string) => void;
 };
 
 export type LoadFigures = {
   requestsPerSecond: number;
+  /** How long the load ran, as autocannon measured it. */
+  seconds: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
@@ -43,7 +45,7 @@ export type Load = {
   readsAnswers?: boolean;
 };
 
-type Context = { answered?: (status: number) => void };
+type Context = { answered?: Request['answered'] };
 
 export async function runLoad(load: Load): Promise<LoadFigures> {
   let rss = 0;
@@ -65,7 +67,7 @@ export async function runLoad(load: Load): Promise<LoadFigures> {
           return { ...request, method: next.method, path: next.path, body: next.body };
         },
         ...(load.readsAnswers
-          ? { onResponse: (status: number, _body: string, context: Context) => context.answered?.(status) }
+          ? { onResponse: (status: number, body: string, context: Context) => context.answered?.(status, body) }
           : {}),
       },
     ],
@@ -84,6 +86,7 @@ export async function runLoad(load: Load): Promise<LoadFigures> {
   const errors = requests - succeeded;
   return {
     requestsPerSecond: Math.round(succeeded / result.duration),
+    seconds: result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors,

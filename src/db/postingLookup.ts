@@ -1,4 +1,4 @@
-import { accountColumns, type LedgerAccountRow } from './ledgerAccounts.js';
+import type { LedgerAccountRow } from './ledgerAccounts.js';
 import { ledgerColumns, type LedgerMatch, type LedgerRow } from './ledgers.js';
 import type { Db } from './sql.js';
 
@@ -6,8 +6,8 @@ export type PostingTarget = { ledger: LedgerRow & { schemaContentHash: string | 
 
 /**
  * The entry's ledger (with its schema version's hash) and the accounts its lines name, in one
- * round trip: the posting path then needs only the posting statement itself. The names are
- * unnested and joined, so each is one index probe whatever the ledger's size.
+ * round trip: the posting path then needs only the posting statement itself. The SQL function
+ * (functions/posting_target.sql) keeps one generic plan per connection.
  */
 export async function findPostingTarget(
   db: Db,
@@ -23,26 +23,9 @@ export async function findPostingTarget(
       accounts: (Omit<LedgerAccountRow, 'created'> & { created: string })[];
     })[]
   >`
-    /* findPostingTarget */
-    select ${ledgerColumns(db)}, (
-      select v.content_hash from ledger_schema_versions v
-      where v.workspace_id = ledgers.workspace_id and v.schema_key = ledgers.schema_key and v.version = ledgers.schema_version
-    ) as "schemaContentHash", (
-      select coalesce(json_agg(named), '[]') from (
-        select ${accountColumns(db, 'a')} from unnest(${ids as string[]}::text[]) wanted (id)
-        join ledger_accounts a on a.workspace_id = ledgers.workspace_id and a.id = wanted.id and a.ledger_id = ledgers.id
-        union
-        select ${accountColumns(db, 'a')} from unnest(${paths as string[]}::text[]) wanted (path)
-        join ledger_accounts a on a.workspace_id = ledgers.workspace_id and a.ledger_id = ledgers.id and a.path = wanted.path
-        union
-        select ${accountColumns(db, 'a')} from unnest(${iks as string[]}::text[]) wanted (ik)
-        join ledger_accounts a on a.workspace_id = ledgers.workspace_id and a.ledger_id = ledgers.id and a.ik = wanted.ik
-      ) named
-    ) as accounts
-    from ledgers
-    where workspace_id = ${workspaceId} and deleted_at is null
-      ${match.id != null ? db`and id = ${match.id}` : db``}
-      ${match.ik != null ? db`and ik = ${match.ik}` : db``}`;
+    select ${ledgerColumns(db)}, schema_content_hash as "schemaContentHash", accounts
+    from find_posting_target(${workspaceId}, ${match.id ?? null}, ${match.ik ?? null},
+                             ${ids as string[]}::text[], ${paths as string[]}::text[], ${iks as string[]}::text[])`;
   if (!row) return undefined;
   const { accounts, ...ledger } = row;
   return { ledger, accounts: accounts.map((account) => ({ ...account, created: new Date(account.created) })) };
