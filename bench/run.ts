@@ -184,7 +184,11 @@ async function main() {
     ephemeral: true,
     fast: false,
     // BENCH_STATEMENTS=1 prints each case's costliest statements on this checkout's database.
-    settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' },
+    settings: {
+      shared_preload_libraries: 'pg_stat_statements',
+      'pg_stat_statements.track': 'all',
+      'pg_stat_statements.track_planning': STATEMENTS ? 'on' : 'off',
+    },
   });
   const servers: Server[] = [];
   const databaseUrl = await ensureDatabase(postgres.url, 'tally_bench');
@@ -246,16 +250,19 @@ async function analyze(postgresUrl: string, databases: number): Promise<void> {
 
 /** The statements that took the database's time in the last run, with calls and mean time. */
 async function costliestStatements(sql: Sql): Promise<string> {
-  const rows = await sql<{ calls: string; mean_us: number; total_ms: number; query: string }[]>`
+  const rows = await sql<
+    { calls: string; mean_us: number; total_ms: number; plans: string; plan_us: number; query: string }[]
+  >`
     select calls::text, round(mean_exec_time * 1000)::int as mean_us, round(total_exec_time)::int as total_ms,
+           plans::text, round(mean_plan_time * 1000)::int as plan_us,
            regexp_replace(left(query, 160), '[[:space:]]+', ' ', 'g') as query
     from pg_stat_statements s join pg_database d on d.oid = s.dbid
     where d.datname = current_database() and query not like '%pg_stat_statements%'
-    order by total_exec_time desc limit 12`;
+    order by total_exec_time + total_plan_time desc limit 12`;
   return rows
     .map(
       (r) =>
-        `    ${String(r.total_ms).padStart(6)} ms ${r.calls.padStart(7)} calls ${String(r.mean_us).padStart(6)} µs  ${r.query}`,
+        `    ${String(r.total_ms).padStart(6)} ms ${r.calls.padStart(7)} calls ${String(r.mean_us).padStart(6)} µs, ${r.plans.padStart(7)} plans ${String(r.plan_us).padStart(6)} µs  ${r.query}`,
     )
     .join('\n');
 }

@@ -20,6 +20,7 @@ import { graphqlAuth } from './ledger/graphql/auth.js';
 import { graphqlErrors } from './ledger/graphql/errors.js';
 import type { PostingGroupOptions } from './ledger/entries/postingGroupOptions.js';
 import { postingGroups } from './ledger/entries/postingGroups.js';
+import { postingTargets } from './ledger/entries/postingTargets.js';
 import { graphqlEndpoint } from './ledger/graphql/endpoint.js';
 import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './ledger/graphql/documentLimits.js';
 import { buildLedgerSchema } from './ledger/graphql/executableSchema.js';
@@ -77,6 +78,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
     log,
     cursors: cursorSigner(signingKey),
     postings: postingGroups(sql, options.postingGroups),
+    postingTargets: postingTargets(sql),
     documentCacheSize: options.documentCacheSize,
     limits: options.graphqlLimits ?? DEFAULT_DOCUMENT_LIMITS,
   });

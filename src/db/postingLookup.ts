@@ -4,29 +4,46 @@ import type { Db } from './sql.js';
 
 export type PostingTarget = { ledger: LedgerRow & { schemaContentHash: string | null }; accounts: LedgerAccountRow[] };
 
+/** An entry's ledger and the accounts its lines and conditions name, by id, path or ik. */
+export type TargetQuery = {
+  workspaceId: string;
+  match: LedgerMatch;
+  ids: readonly string[];
+  paths: readonly string[];
+  iks: readonly string[];
+};
+
 /**
- * The entry's ledger (with its schema version's hash) and the accounts its lines name, in one
- * round trip: the posting path then needs only the posting statement itself. The SQL function
- * (functions/posting_target.sql) keeps one generic plan per connection.
+ * The posting targets of several entries in one round trip (functions/posting_target.sql):
+ * answers one per query, in order; undefined where no live ledger matches.
  */
-export async function findPostingTarget(
+export async function findPostingTargets(
   db: Db,
-  workspaceId: string,
-  match: LedgerMatch,
-  ids: readonly string[],
-  paths: readonly string[],
-  iks: readonly string[] = [],
-): Promise<PostingTarget | undefined> {
-  const [row] = await db<
+  queries: readonly TargetQuery[],
+): Promise<(PostingTarget | undefined)[]> {
+  const refs = queries.flatMap((query, index) => [
+    ...query.ids.map((id) => [index + 1, id, null, null] as const),
+    ...query.paths.map((path) => [index + 1, null, path, null] as const),
+    ...query.iks.map((ik) => [index + 1, null, null, ik] as const),
+  ]);
+  const rows = await db<
     (LedgerRow & {
+      request: number;
       schemaContentHash: string | null;
       accounts: (Omit<LedgerAccountRow, 'created'> & { created: string })[];
     })[]
   >`
-    select ${ledgerColumns(db)}, schema_content_hash as "schemaContentHash", accounts
-    from find_posting_target(${workspaceId}, ${match.id ?? null}, ${match.ik ?? null},
-                             ${ids as string[]}::text[], ${paths as string[]}::text[], ${iks as string[]}::text[])`;
-  if (!row) return undefined;
-  const { accounts, ...ledger } = row;
-  return { ledger, accounts: accounts.map((account) => ({ ...account, created: new Date(account.created) })) };
+    select request, ${ledgerColumns(db)}, schema_content_hash as "schemaContentHash", accounts
+    from find_posting_targets(
+      ${queries.map((query) => query.workspaceId)}::text[], ${queries.map((query) => query.match.id ?? null)}::text[],
+      ${queries.map((query) => query.match.ik ?? null)}::text[], ${refs.map((ref) => ref[0])}::integer[],
+      ${refs.map((ref) => ref[1])}::text[], ${refs.map((ref) => ref[2])}::text[], ${refs.map((ref) => ref[3])}::text[])`;
+  const targets: (PostingTarget | undefined)[] = queries.map(() => undefined);
+  for (const { request, accounts, ...ledger } of rows) {
+    targets[request - 1] = {
+      ledger,
+      accounts: accounts.map((account) => ({ ...account, created: new Date(account.created) })),
+    };
+  }
+  return targets;
 }

@@ -5,6 +5,7 @@ import type { Caller } from '../http/context.js';
 import type { Logger } from '../observability/log.js';
 import { listItemBudget } from './graphql/documentLimits.js';
 import type { PostingGroups } from './entries/postingGroups.js';
+import type { PostingTargets } from './entries/postingTargets.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
 /** What every resolver receives. A type alias, not an interface: graphql-http requires an index signature. */
@@ -19,6 +20,8 @@ export type GqlContext = {
   load: Loaders;
   /** The process's group commit of entries (entries/postingGroups.ts). */
   postings: PostingGroups;
+  /** The process's shared lookups of entries' ledgers and accounts (entries/postingTargets.ts). */
+  postingTargets: PostingTargets;
 };
 
 export type GqlServices = {
@@ -26,6 +29,7 @@ export type GqlServices = {
   log: Logger;
   cursors: CursorSigner;
   postings: PostingGroups;
+  postingTargets: PostingTargets;
   /** Page sizes one request may ask for in all (the `listItems` limit). */
   maxListItems: number;
 };
@@ -40,5 +44,6 @@ export function createGqlContext(services: GqlServices, caller: Caller, requestI
     pages: (list) => pager(services.cursors.forList(list, caller.workspaceId), charge),
     load: createLoaders(services.sql, caller.workspaceId),
     postings: services.postings,
+    postingTargets: services.postingTargets,
   };
 }

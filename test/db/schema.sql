@@ -499,6 +499,7 @@ CREATE INDEX payments_created_idx ON public.payments USING btree (workspace_id, 
 CREATE OR REPLACE FUNCTION public.apply_balance_deltas(p_workspace_id text, p_ledger_id text, p_posted timestamp with time zone, p_account_ids text[], p_currencies text[], p_amounts numeric[], p_bounded_account_ids text[])
  RETURNS jsonb
  LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 declare
   v_accounts text[];
@@ -763,42 +764,54 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION public.find_posting_target(p_workspace_id text, p_ledger_id text, p_ledger_ik text, p_account_ids text[], p_paths text[], p_iks text[])
- RETURNS TABLE(workspace_id text, id text, ik text, name text, type text, balance_utc_offset text, schema_key text, schema_version integer, request_hash text, created timestamp with time zone, schema_content_hash text, accounts json)
+CREATE OR REPLACE FUNCTION public.find_posting_targets(p_workspace_ids text[], p_ledger_ids text[], p_ledger_iks text[], p_ref_requests integer[], p_ref_ids text[], p_ref_paths text[], p_ref_iks text[])
+ RETURNS TABLE(request integer, workspace_id text, id text, ik text, name text, type text, balance_utc_offset text, schema_key text, schema_version integer, request_hash text, created timestamp with time zone, schema_content_hash text, accounts json)
  LANGUAGE plpgsql
  STABLE
  SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 #variable_conflict use_column
-declare
-  v_ledger ledgers;
 begin
-  -- Two statements, so each probes its own unique index.
-  if p_ledger_id is not null then
-    select * into v_ledger from ledgers g
-    where g.workspace_id = p_workspace_id and g.id = p_ledger_id and g.deleted_at is null
-      and (p_ledger_ik is null or g.ik = p_ledger_ik);
-  else
-    select * into v_ledger from ledgers g
-    where g.workspace_id = p_workspace_id and g.ik = p_ledger_ik and g.deleted_at is null;
-  end if;
-  if v_ledger.id is null then
-    return;
-  end if;
   return query
-    select v_ledger.workspace_id, v_ledger.id, v_ledger.ik, v_ledger.name, v_ledger.type, v_ledger.balance_utc_offset,
-           v_ledger.schema_key, v_ledger.schema_version, v_ledger.request_hash, v_ledger.created,
+    with wanted as (
+      select w.request::integer, w.workspace_id, w.ledger_id, w.ledger_ik
+      from unnest(p_workspace_ids, p_ledger_ids, p_ledger_iks) with ordinality as w(workspace_id, ledger_id, ledger_ik, request)
+    ), matched as (
+      -- By id, or else by ik: each branch probes its own unique index.
+      select w.request, g.* from wanted w
+      join ledgers g on g.workspace_id = w.workspace_id and g.id = w.ledger_id
+      where w.ledger_id is not null and g.deleted_at is null and (w.ledger_ik is null or g.ik = w.ledger_ik)
+      union all
+      select w.request, g.* from wanted w
+      join ledgers g on g.workspace_id = w.workspace_id and g.ik = w.ledger_ik
+      where w.ledger_id is null and g.deleted_at is null
+    ), ref as (
+      select r.* from unnest(p_ref_requests, p_ref_ids, p_ref_paths, p_ref_iks) as r(request, id, path, ik)
+    ), named as (
+      -- Each reference names its account one way; an account named twice is listed twice.
+      select m.request, a.* from ref r join matched m on m.request = r.request
+      join ledger_accounts a on a.workspace_id = m.workspace_id and a.id = r.id and a.ledger_id = m.id
+      where r.id is not null
+      union all
+      select m.request, a.* from ref r join matched m on m.request = r.request
+      join ledger_accounts a on a.workspace_id = m.workspace_id and a.ledger_id = m.id and a.path = r.path
+      where r.path is not null
+      union all
+      select m.request, a.* from ref r join matched m on m.request = r.request
+      join ledger_accounts a on a.workspace_id = m.workspace_id and a.ledger_id = m.id and a.ik = r.ik
+      where r.ik is not null
+    )
+    select m.request, m.workspace_id, m.id, m.ik, m.name, m.type, m.balance_utc_offset, m.schema_key, m.schema_version,
+           m.request_hash, m.created,
            (select v.content_hash from ledger_schema_versions v
-            where v.workspace_id = v_ledger.workspace_id and v.schema_key = v_ledger.schema_key
-              and v.version = v_ledger.schema_version),
-           (select coalesce(json_agg(named), '[]') from (
+            where v.workspace_id = m.workspace_id and v.schema_key = m.schema_key and v.version = m.schema_version),
+           (select coalesce(json_agg(account), '[]') from (
               select a.workspace_id as "workspaceId", a.ledger_id as "ledgerId", a.id, a.ik, a.path, a.parent_id as "parentId",
                      a.depth, a.name, a.type, a.currency_mode as "currencyMode", a.currency_code as "currencyCode",
                      a.consistency, a.linked_account_id as "linkedAccountId", a.request_hash as "requestHash", a.created
-              from ledger_accounts a
-              where a.workspace_id = v_ledger.workspace_id and a.ledger_id = v_ledger.id
-                and (a.id = any(p_account_ids) or a.path = any(p_paths) or a.ik = any(p_iks))
-            ) named);
+              from named a where a.request = m.request
+            ) account)
+    from matched m;
 end
 $function$;
 
@@ -1003,6 +1016,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.post_ledger_entry_checked(p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text, p_type text, p_type_version integer, p_parameters jsonb, p_posted timestamp with time zone, p_description text, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_descriptions text[], p_line_tags jsonb)
  RETURNS TABLE(posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer)
  LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 #variable_conflict use_column
 declare
@@ -1071,6 +1085,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.post_ledger_entry_group(p_workspace_ids text[], p_ledger_ids text[], p_entry_ids text[], p_iks text[], p_request_hashes text[], p_types text[], p_type_versions integer[], p_posted timestamp with time zone[], p_descriptions text[], p_parameters jsonb, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_entries integer[], p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb)
  RETURNS TABLE(ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer, remapped boolean)
  LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 #variable_conflict use_column
 declare
@@ -1397,6 +1412,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.sync_transaction(p_workspace_id text, p_transaction jsonb, p_account jsonb, p_allocations jsonb)
  RETURNS TABLE(outcome text, tx_posted timestamp with time zone, tx_created timestamp with time zone, account jsonb, users jsonb)
  LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 declare
   -- The keys the statements below probe, read from the JSON once.

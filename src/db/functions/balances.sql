@@ -62,7 +62,9 @@ $$;
 create or replace function apply_balance_deltas(p_workspace_id text, p_ledger_id text, p_posted timestamptz,
                                      p_account_ids text[], p_currencies text[], p_amounts numeric[],
                                      p_bounded_account_ids text[]) returns jsonb
-language plpgsql as $$
+language plpgsql
+set plan_cache_mode = force_generic_plan
+as $$
 declare
   v_accounts text[];
   v_currencies text[];

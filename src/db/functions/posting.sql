@@ -127,7 +127,9 @@ create or replace function post_ledger_entry_checked(
   p_line_tags jsonb
 ) returns table (posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamptz, posted_position integer,
                  failed_condition integer)
-language plpgsql as $$
+language plpgsql
+set plan_cache_mode = force_generic_plan
+as $$
 #variable_conflict use_column
 declare
   v_created timestamptz;

@@ -85,7 +85,9 @@ create or replace function post_ledger_entry_group(
   p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb
 ) returns table (ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamptz,
                  posted_position integer, failed_condition integer, remapped boolean)
-language plpgsql as $$
+language plpgsql
+set plan_cache_mode = force_generic_plan
+as $$
 #variable_conflict use_column
 declare
   v_claimed integer[];

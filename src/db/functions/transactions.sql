@@ -12,7 +12,9 @@
 -- external_id_taken (TL009). Users given by external id are created on first use.
 create or replace function sync_transaction(p_workspace_id text, p_transaction jsonb, p_account jsonb, p_allocations jsonb)
 returns table (outcome text, tx_posted timestamptz, tx_created timestamptz, account jsonb, users jsonb)
-language plpgsql as $$
+language plpgsql
+set plan_cache_mode = force_generic_plan
+as $$
 declare
   -- The keys the statements below probe, read from the JSON once.
   v_external_id text := p_transaction->>'external_id';

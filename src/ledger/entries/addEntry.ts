@@ -4,8 +4,6 @@ import { keyReused } from '../../core/idempotency.js';
 import type { LedgerAccountRow } from '../../db/ledgerAccounts.js';
 import { findLedgerEntry, linesOfEntry, postedRows, type PostingOutcome } from '../../db/ledgerEntries.js';
 import type { LedgerRow } from '../../db/ledgers.js';
-import { findPostingTarget } from '../../db/postingLookup.js';
-import type { Db } from '../../db/sql.js';
 import type { GqlContext } from '../context.js';
 import { requireLedgerMatch } from '../ledgerMatch.js';
 import { loadSchemaVersion, type LoadedSchema } from '../schemas/schemaVersions.js';
@@ -14,7 +12,8 @@ import { groupable, postAlone } from './postEntry.js';
 import { prepareEntry, type PreparedEntry } from './prepareEntry.js';
 
 // The steps of adding one entry, shared by addLedgerEntry and addLedgerEntries. A fresh entry
-// with explicit lines costs two round trips: the ledger with its accounts, then the posting.
+// with explicit lines costs two statements, each shared with the entries that arrived with it:
+// the ledger with its accounts (postingTargets.ts), then the posting (postingGroups.ts).
 
 export type EntryLedger = { ledger: LedgerRow; schema: LoadedSchema | undefined; accounts?: LedgerAccountRow[] };
 
@@ -23,7 +22,7 @@ export type EntryLedger = { ledger: LedgerRow; schema: LoadedSchema | undefined;
  * explicitly (typed entries name theirs only once rendered).
  */
 export async function ledgerForEntry(
-  db: Db,
+  ctx: Pick<GqlContext, 'sql' | 'postingTargets'>,
   workspaceId: string,
   match: LedgerMatchInput | null | undefined,
   entries: readonly LedgerEntryInput[] = [],
@@ -36,13 +35,13 @@ export async function ledgerForEntry(
   const ids = refs.flatMap((ref) => (ref.id != null ? [ref.id] : []));
   const paths = refs.flatMap((ref) => (ref.id == null && ref.path != null ? [ref.path] : []));
   const iks = refs.flatMap((ref) => (ref.id == null && ref.path == null && ref.ik != null ? [ref.ik] : []));
-  const target = await findPostingTarget(db, workspaceId, requireLedgerMatch(match), ids, paths, iks);
+  const target = await ctx.postingTargets.find({ workspaceId, match: requireLedgerMatch(match), ids, paths, iks });
   if (!target) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
   const { ledger, accounts } = target;
   const schema =
     ledger.schemaKey && ledger.schemaVersion
       ? await loadSchemaVersion(
-          db,
+          ctx.sql,
           workspaceId,
           ledger.schemaKey,
           ledger.schemaVersion,

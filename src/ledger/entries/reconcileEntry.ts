@@ -29,7 +29,7 @@ export async function reconcileEntry(ctx: GqlContext, input: LedgerEntryInput) {
       'reconcileTx takes posted from the transaction; leave entry.posted out.',
     );
   const workspaceId = ctx.caller.workspaceId;
-  const target = await ledgerForEntry(ctx.sql, workspaceId, input.ledger, [input]);
+  const target = await ledgerForEntry(ctx, workspaceId, input.ledger, [input]);
   const draft = await prepareEntry(ctx.sql, target.ledger, target.schema, 'reconcile', input, {
     prefetched: target.accounts,
     reconcile: true,

@@ -58,7 +58,7 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
       iks.add(item.ik);
     }
     const target = await ledgerForEntry(
-      ctx.sql,
+      ctx,
       ctx.caller.workspaceId,
       items[0].entry.ledger,
       items.map((item) => item.entry),

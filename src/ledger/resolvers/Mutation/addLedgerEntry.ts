@@ -11,7 +11,7 @@ export const addLedgerEntry: NonNullable<MutationResolvers['addLedgerEntry']> = 
   asMutationResult(ctx, 'addLedgerEntry', async () =>
     addEntry(
       ctx,
-      await ledgerForEntry(ctx.sql, ctx.caller.workspaceId, args.entry.ledger, [args.entry]),
+      await ledgerForEntry(ctx, ctx.caller.workspaceId, args.entry.ledger, [args.entry]),
       args.ik,
       args.entry,
     ),

@@ -30,7 +30,7 @@ export const migrateLedgerEntry: NonNullable<MutationResolvers['migrateLedgerEnt
         `Entry ${original.id} is a reversal; migrate the entry it reverses.`,
       );
     const input = args.input.newLedgerEntry;
-    const target = await ledgerForEntry(ctx.sql, workspaceId, input.ledger ?? { id: original.ledgerId }, [input]);
+    const target = await ledgerForEntry(ctx, workspaceId, input.ledger ?? { id: original.ledgerId }, [input]);
     if (target.ledger.id !== original.ledgerId)
       throw new DomainError('invalid_input_provided', "The replacement must be in the original entry's ledger.");
     const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, original.ik, input, {
