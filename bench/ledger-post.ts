@@ -399,6 +399,10 @@ async function main() {
       shared_preload_libraries: 'pg_stat_statements',
       'pg_stat_statements.track': process.env.BENCH_STATEMENTS ? 'all' : 'top',
       'pg_stat_statements.track_planning': process.env.BENCH_STATEMENTS ? 'on' : 'off',
+      // BENCH_PG_SETTINGS=name=value,name=value for experiments (auto_explain, say).
+      ...Object.fromEntries(
+        (process.env.BENCH_PG_SETTINGS?.split(',') ?? []).map((setting) => setting.split('=') as [string, string]),
+      ),
     },
   });
   const url = await ensureDatabase(postgres.url, 'tally_bench');
