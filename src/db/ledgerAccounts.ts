@@ -140,27 +140,6 @@ export async function pageLedgerAccounts(
     order by ${order} limit ${page.size + 1}`;
 }
 
-/** The accounts of one ledger named by id, path or ik, in one query: one index probe per name. */
-export async function findAccountsOfLedger(
-  db: Db,
-  workspaceId: string,
-  ledgerId: string,
-  ids: readonly string[],
-  paths: readonly string[],
-  iks: readonly string[] = [],
-): Promise<LedgerAccountRow[]> {
-  return db<LedgerAccountRow[]>`
-    /* findAccountsOfLedger */
-    select ${accountColumns(db, 'a')} from unnest(${ids as string[]}::text[]) wanted (id)
-    join ledger_accounts a on a.workspace_id = ${workspaceId} and a.id = wanted.id and a.ledger_id = ${ledgerId}
-    union
-    select ${accountColumns(db, 'a')} from unnest(${paths as string[]}::text[]) wanted (path)
-    join ledger_accounts a on a.workspace_id = ${workspaceId} and a.ledger_id = ${ledgerId} and a.path = wanted.path
-    union
-    select ${accountColumns(db, 'a')} from unnest(${iks as string[]}::text[]) wanted (ik)
-    join ledger_accounts a on a.workspace_id = ${workspaceId} and a.ledger_id = ${ledgerId} and a.ik = wanted.ik`;
-}
-
 /** Inserts many accounts in one statement (parents may precede their children in the list). */
 export async function insertLedgerAccounts(db: Db, accounts: readonly NewLedgerAccount[]): Promise<void> {
   if (accounts.length === 0) return;

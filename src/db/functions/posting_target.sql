@@ -36,17 +36,22 @@ begin
     ), ref as (
       select r.* from unnest(p_ref_requests, p_ref_ids, p_ref_paths, p_ref_iks) as r(request, id, path, ik)
     ), named as (
-      -- Each reference names its account one way; an account named twice is listed twice.
+      -- Each reference names its account one way (an account named twice is listed twice), one
+      -- probe of its unique index each, fenced (lateral, offset 0): as a join, a ledger grown
+      -- since its statistics were taken was scanned whole.
       select m.request, a.* from ref r join matched m on m.request = r.request
-      join ledger_accounts a on a.workspace_id = m.workspace_id and a.id = r.id and a.ledger_id = m.id
+      cross join lateral (select * from ledger_accounts a
+                          where a.workspace_id = m.workspace_id and a.id = r.id and a.ledger_id = m.id offset 0) a
       where r.id is not null
       union all
       select m.request, a.* from ref r join matched m on m.request = r.request
-      join ledger_accounts a on a.workspace_id = m.workspace_id and a.ledger_id = m.id and a.path = r.path
+      cross join lateral (select * from ledger_accounts a
+                          where a.workspace_id = m.workspace_id and a.ledger_id = m.id and a.path = r.path offset 0) a
       where r.path is not null
       union all
       select m.request, a.* from ref r join matched m on m.request = r.request
-      join ledger_accounts a on a.workspace_id = m.workspace_id and a.ledger_id = m.id and a.ik = r.ik
+      cross join lateral (select * from ledger_accounts a
+                          where a.workspace_id = m.workspace_id and a.ledger_id = m.id and a.ik = r.ik offset 0) a
       where r.ik is not null
     )
     select m.request, m.workspace_id, m.id, m.ik, m.name, m.type, m.balance_utc_offset, m.schema_key, m.schema_version,

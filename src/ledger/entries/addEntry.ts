@@ -10,6 +10,7 @@ import { loadSchemaVersion, type LoadedSchema } from '../schemas/schemaVersions.
 import { countEntriesWritten, timedPosting } from './postingMetrics.js';
 import { groupable, postAlone } from './postEntry.js';
 import { prepareEntry, type PreparedEntry } from './prepareEntry.js';
+import type { PostingContext } from './postingTargets.js';
 
 // The steps of adding one entry, shared by addLedgerEntry and addLedgerEntries. A fresh entry
 // with explicit lines costs two statements, each shared with the entries that arrived with it:
@@ -22,7 +23,7 @@ export type EntryLedger = { ledger: LedgerRow; schema: LoadedSchema | undefined;
  * explicitly (typed entries name theirs only once rendered).
  */
 export async function ledgerForEntry(
-  ctx: Pick<GqlContext, 'sql' | 'postingTargets'>,
+  ctx: PostingContext,
   workspaceId: string,
   match: LedgerMatchInput | null | undefined,
   entries: readonly LedgerEntryInput[] = [],
@@ -80,7 +81,7 @@ export function answeredFromPosting(prepared: PreparedEntry, outcome: PostingOut
 }
 
 export async function addEntry(ctx: GqlContext, target: EntryLedger, ik: string, input: LedgerEntryInput) {
-  const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, ik, input, {
+  const prepared = await prepareEntry(ctx, target.ledger, target.schema, ik, input, {
     prefetched: target.accounts,
   });
   const outcome = await timedPosting(() =>

@@ -1,14 +1,14 @@
 import { instancesFor, resolvePath } from '../../core/chart.js';
 import { DomainError } from '../../core/errors.js';
 import type { Parameters } from '../../core/templates.js';
-import { findAccountsOfLedger, type LedgerAccountRow, type NewLedgerAccount } from '../../db/ledgerAccounts.js';
+import type { LedgerAccountRow, NewLedgerAccount } from '../../db/ledgerAccounts.js';
 import type { LedgerRow } from '../../db/ledgers.js';
-import type { Db } from '../../db/sql.js';
 import { linkPlannedRows, plannedAccountRows } from '../schemas/chartAccounts.js';
 import type { LoadedSchema } from '../schemas/schemaVersions.js';
 import type { AccountRef } from './explicitEntry.js';
+import type { PostingContext } from './postingTargets.js';
 
-// The accounts an entry names, found in one query. In a ledger on a schema, a path the ledger
+// The accounts an entry names, found in one query (shared with the entries that arrive with it). In a ledger on a schema, a path the ledger
 // does not hold yet but the chart describes (a template instance such as `users:u1/available`)
 // is planned for creation with its subtree, to be inserted in the posting's transaction.
 
@@ -24,7 +24,7 @@ export const accountKey = (ref: AccountRef) =>
 
 /** `prefetched` holds accounts already read with the ledger; only what it lacks is queried. */
 export async function entryAccounts(
-  db: Db,
+  ctx: PostingContext,
   ledger: LedgerRow,
   schema: LoadedSchema | undefined,
   refs: readonly AccountRef[],
@@ -57,7 +57,14 @@ export async function entryAccounts(
   if (prefetched) add(prefetched);
   // Without a schema a missing account stays missing; with one, its instance may be planned.
   if (!prefetched || (schema && refs.some((ref) => !byKey.has(accountKey(ref))))) {
-    add(await findAccountsOfLedger(db, ledger.workspaceId, ledger.id, ids, lookup, iks));
+    const target = await ctx.postingTargets.find({
+      workspaceId: ledger.workspaceId,
+      match: { id: ledger.id },
+      ids,
+      paths: lookup,
+      iks,
+    });
+    add(target?.accounts ?? []);
   }
 
   const planned: NewLedgerAccount[] = [];
@@ -74,7 +81,7 @@ export async function entryAccounts(
     const idsByPath = new Map([...byKey.values()].map((account) => [account.path, account.id]));
     const instances = instancesFor(schema.chart, resolved, (path) => idsByPath.has(path));
     const rows = await linkPlannedRows(
-      db,
+      ctx.sql,
       ledger.workspaceId,
       instances,
       plannedAccountRows(ledger, instances, idsByPath, parameters),

@@ -11,6 +11,9 @@ export type PostingTargets = {
   find(query: TargetQuery): Promise<PostingTarget | undefined>;
 };
 
+/** What preparing an entry reads with: the pool, and the shared lookups over it. */
+export type PostingContext = { sql: Sql; postingTargets: PostingTargets };
+
 type Waiting = {
   query: TargetQuery;
   resolve: (target: PostingTarget | undefined) => void;

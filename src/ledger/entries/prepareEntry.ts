@@ -9,11 +9,11 @@ import { scalarFormats } from '../../core/scalarFormats.js';
 import type { LedgerAccountRow, NewLedgerAccount } from '../../db/ledgerAccounts.js';
 import type { EntryPosting } from '../../db/ledgerEntries.js';
 import type { LedgerRow } from '../../db/ledgers.js';
-import type { Db } from '../../db/sql.js';
 import type { LoadedSchema } from '../schemas/schemaVersions.js';
 import { accountKey, entryAccounts } from './entryAccounts.js';
 import { requireCurrencies } from '../links/customCurrencies.js';
 import { explicitEntry, type ExplicitCondition, type TxRef } from './explicitEntry.js';
+import type { PostingContext } from './postingTargets.js';
 
 type Bound = { eq?: string; gte?: string; lte?: string };
 type BoundInput = { eq?: string | null; gte?: string | null; lte?: string | null };
@@ -37,7 +37,7 @@ export type PreparedEntry = {
 export type PrepareOptions = { prefetched?: readonly LedgerAccountRow[]; reconcile?: boolean };
 
 export async function prepareEntry(
-  db: Db,
+  ctx: PostingContext,
   ledger: LedgerRow,
   schema: LoadedSchema | undefined,
   ik: string,
@@ -74,7 +74,7 @@ export async function prepareEntry(
 
   const refs = [...lines.map((line) => line.account), ...entry.conditions.map((condition) => condition.account)];
   const { byKey: accounts, planned } = await entryAccounts(
-    db,
+    ctx,
     ledger,
     schema,
     refs,
@@ -104,7 +104,7 @@ export async function prepareEntry(
     };
   });
   const postedLines = linesToWrite(givenLines, entry.postLinesAs);
-  await requireCurrencies(db, ledger.workspaceId, [
+  await requireCurrencies(ctx.sql, ledger.workspaceId, [
     ...postedLines.map((line) => line.currency),
     ...planned.map((account) => account.currencyCode),
   ]);

@@ -30,7 +30,7 @@ export async function reconcileEntry(ctx: GqlContext, input: LedgerEntryInput) {
     );
   const workspaceId = ctx.caller.workspaceId;
   const target = await ledgerForEntry(ctx, workspaceId, input.ledger, [input]);
-  const draft = await prepareEntry(ctx.sql, target.ledger, target.schema, 'reconcile', input, {
+  const draft = await prepareEntry(ctx, target.ledger, target.schema, 'reconcile', input, {
     prefetched: target.accounts,
     reconcile: true,
   });

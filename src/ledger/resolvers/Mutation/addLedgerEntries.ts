@@ -82,7 +82,7 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
     for (const item of items) {
       try {
         prepared.push(
-          await prepareEntry(ctx.sql, target.ledger, target.schema, item.ik, item.entry, {
+          await prepareEntry(ctx, target.ledger, target.schema, item.ik, item.entry, {
             prefetched: target.accounts,
           }),
         );

@@ -33,7 +33,7 @@ export const migrateLedgerEntry: NonNullable<MutationResolvers['migrateLedgerEnt
     const target = await ledgerForEntry(ctx, workspaceId, input.ledger ?? { id: original.ledgerId }, [input]);
     if (target.ledger.id !== original.ledgerId)
       throw new DomainError('invalid_input_provided', "The replacement must be in the original entry's ledger.");
-    const prepared = await prepareEntry(ctx.sql, target.ledger, target.schema, original.ik, input, {
+    const prepared = await prepareEntry(ctx, target.ledger, target.schema, original.ik, input, {
       prefetched: target.accounts,
     });
 
