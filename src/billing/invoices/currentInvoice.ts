@@ -14,6 +14,6 @@ export async function currentInvoice(
 ): Promise<CurrentInvoice> {
   const row = await findInvoice(db, workspaceId, id, options);
   if (!row) throw new DomainError('invoice_not_found', `Invoice ${id} does not exist.`);
-  const items = await lineItemsOf(db, workspaceId, [id]);
+  const items = await lineItemsOf(db, workspaceId, id);
   return { row, items, invoice: presentInvoice(row, items) };
 }
