@@ -496,7 +496,7 @@ async function main() {
     );
     await measure('first use', GROUPED, () => overHttp(sql, grouped, firstUses('first-g')));
     await measure('first use', UNGROUPED, () => overHttp(sql, ungrouped, firstUses('first-u')));
-    await measure('addLedgerEntries, 15 a call', 'HTTP', () => overHttp(sql, grouped, batches('batch', spreadPick)));
+    await measure('addLedgerEntries (15 a call)', 'HTTP', () => overHttp(sql, grouped, batches('batch', spreadPick)));
 
     const invariants = await checkLedgerInvariants(sql);
     if (PHASES || RUNS) {

@@ -1,4 +1,5 @@
 import type { EntryParameters } from '../core/entryTypes.js';
+import { sqlRefusal } from './errors.js';
 import { asStored, jsonb } from './json.js';
 import type { NewLedgerAccount } from './ledgerAccounts.js';
 import type { Db } from './sql.js';
@@ -199,6 +200,7 @@ export async function postLedgerEntries(
   db: Db,
   postings: readonly EntryPosting[],
   newAccounts: readonly PlannedAccountOf[] = [],
+  allOrNothing = false,
 ): Promise<PostingOutcome[]> {
   const entry = <T>(pick: (posting: EntryPosting) => T) => postings.map(pick);
   const lines = postings.flatMap((posting, index) => posting.lines.map((line) => ({ ordinal: index + 1, line })));
@@ -245,13 +247,49 @@ export async function postLedgerEntries(
       ${jsonb(
         db,
         newAccounts.map(({ ordinal, account }) => ({ ...account, entry: ordinal })),
-      )})`;
+      )}, ${allOrNothing})`;
   const outcomes: PostingOutcome[] = [];
   for (const { ordinal, failedCondition, remapped, ...posted } of rows) {
     outcomes[ordinal - 1] =
       failedCondition !== null ? { failedCondition } : remapped ? { ...posted, remapped } : posted;
   }
   return outcomes;
+}
+
+/** A batch's answer: every entry's outcome, or the entry (0-based) whose refusal wrote nothing. */
+export type BatchOutcome = { outcomes: PostingOutcome[] } | { refused: number; outcome: PostingOutcome };
+
+/**
+ * Posts the entries all or nothing in one statement, without a transaction around it: the
+ * first entry refused by a condition, or else the first whose ik another request's entry
+ * holds, is the answer and nothing is written (refuse_batch).
+ */
+export async function postLedgerEntriesAtomically(
+  db: Db,
+  postings: readonly EntryPosting[],
+  newAccounts: readonly PlannedAccountOf[] = [],
+): Promise<BatchOutcome> {
+  try {
+    return { outcomes: await postLedgerEntries(db, postings, newAccounts, true) };
+  } catch (error) {
+    const refusal = sqlRefusal(error);
+    if (refusal?.name !== 'batch_refused') throw error;
+    const refused = JSON.parse(refusal.detail ?? '{}') as { entry: number; failedCondition?: number } & Record<
+      string,
+      string | number
+    >;
+    const outcome: PostingOutcome =
+      refused.failedCondition !== undefined
+        ? { failedCondition: refused.failedCondition }
+        : {
+            entryId: String(refused.entryId),
+            requestHash: String(refused.requestHash),
+            replayed: true,
+            created: new Date(refused.created),
+            position: Number(refused.position),
+          };
+    return { refused: refused.entry - 1, outcome };
+  }
 }
 
 export type EntryMatch = { id?: string; ledgerId?: string; ik?: string };

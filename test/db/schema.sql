@@ -1091,7 +1091,7 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION public.post_ledger_entry_group(p_workspace_ids text[], p_ledger_ids text[], p_entry_ids text[], p_iks text[], p_request_hashes text[], p_types text[], p_type_versions integer[], p_posted timestamp with time zone[], p_descriptions text[], p_parameters jsonb, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_entries integer[], p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb)
+CREATE OR REPLACE FUNCTION public.post_ledger_entry_group(p_workspace_ids text[], p_ledger_ids text[], p_entry_ids text[], p_iks text[], p_request_hashes text[], p_types text[], p_type_versions integer[], p_posted timestamp with time zone[], p_descriptions text[], p_parameters jsonb, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_entries integer[], p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb, p_all_or_nothing boolean DEFAULT false)
  RETURNS TABLE(ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer, remapped boolean)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1226,6 +1226,10 @@ begin
     end if;
   end if;
 
+  if p_all_or_nothing then
+    perform refuse_batch(p_workspace_ids, p_ledger_ids, p_iks, p_request_hashes, v_claimed, v_refused, v_failed);
+  end if;
+
   select coalesce(array_agg(o order by o), '{}') into v_written from unnest(v_claimed) o where not o = any(v_refused);
 
   -- 3. Lines of the written entries.
@@ -1346,6 +1350,35 @@ begin
   cross join (values ('hour'), ('day'), ('month'), ('year')) as g(grain)
   group by h.workspace_id, h.account_id, g.grain, date_trunc(g.grain, h.hour), h.currency;
   drop table rebuilt_accounts;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.refuse_batch(p_workspace_ids text[], p_ledger_ids text[], p_iks text[], p_request_hashes text[], p_claimed integer[], p_refused integer[], p_failed integer[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+declare
+  v_detail jsonb;
+begin
+  select jsonb_build_object('entry', r.o, 'failedCondition', r.failed) into v_detail
+  from unnest(p_refused, p_failed) as r(o, failed) order by r.o limit 1;
+  if v_detail is null then
+    select jsonb_build_object('entry', o, 'entryId', last.id, 'requestHash', last.request_hash, 'created', last.created,
+                              'position', last.reversal_position)
+    into v_detail
+    from generate_subscripts(p_iks, 1) o
+    cross join lateral (
+      select x.id, x.request_hash, x.created, x.reversal_position from ledger_entries x
+      where x.workspace_id = p_workspace_ids[o] and x.ledger_id = p_ledger_ids[o] and x.ik = p_iks[o]
+      order by x.reversal_position desc limit 1
+    ) last
+    where not o = any(p_claimed) and last.request_hash <> p_request_hashes[o]
+    order by o limit 1;
+  end if;
+  if v_detail is not null then
+    raise exception using errcode = 'TL010', message = 'batch_refused', detail = v_detail::text;
+  end if;
 end
 $function$;
 

@@ -316,6 +316,34 @@ describe('addLedgerEntries', () => {
     expect(await entryIks()).not.toContain('d-1');
   });
 
+  it('posts nothing when one entry reuses an ik of another request, answering the others as not written', async () => {
+    const before = await balance('bob');
+    await call(BATCH, { entries: [item('f-1', '2')] });
+    const clash = (await call(BATCH, { entries: [item('f-2', '3'), item('f-1', '4'), item('f-3', '5')] })).data
+      .addLedgerEntries;
+    expect(clash).toMatchObject({
+      __typename: 'AddLedgerEntriesError',
+      errors: [{ ik: 'f-1', code: 'idempotency_key_reused' }],
+    });
+    // A condition refusal is named before an ik reuse, whatever their order in the batch.
+    const both = (
+      await call(BATCH, {
+        entries: [
+          item('f-1', '4'),
+          item('f-4', '-1', {
+            lines: lines('bank', 'bob', '-1000000'),
+            conditions: [{ account: { path: 'bob' }, postcondition: { ownBalance: { gte: '0' } } }],
+          }),
+        ],
+      })
+    ).data.addLedgerEntries;
+    expect(both).toMatchObject({ errors: [{ ik: 'f-4', code: 'entry_condition_failed' }] });
+    expect(await balance('bob')).toBe((BigInt(before) + 2n).toString());
+    expect(await entryIks()).not.toContain('f-2');
+    expect(await entryIks()).not.toContain('f-3');
+    expect(await entryIks()).not.toContain('f-4');
+  });
+
   it.each([
     ['an empty batch', [], 'invalid_input_provided'],
     ['one ik twice', [item('e-1', '1'), item('e-1', '1')], 'invalid_input_provided'],

@@ -62,6 +62,40 @@ begin
 end
 $$;
 
+-- The all-or-nothing rule of a batch (post_ledger_entry_group with p_all_or_nothing): raises
+-- batch_refused (TL010) for the first entry a condition refused (detail: {"entry", "failedCondition"})
+-- or else the first not claimed whose ik another request's entry holds (detail: {"entry", and
+-- that entry's "entryId", "requestHash", "created", "position"}); entries are 1-based ordinals.
+create or replace function refuse_batch(p_workspace_ids text[], p_ledger_ids text[], p_iks text[], p_request_hashes text[],
+                                        p_claimed integer[], p_refused integer[], p_failed integer[])
+returns void
+language plpgsql
+set plan_cache_mode = force_generic_plan
+as $$
+declare
+  v_detail jsonb;
+begin
+  select jsonb_build_object('entry', r.o, 'failedCondition', r.failed) into v_detail
+  from unnest(p_refused, p_failed) as r(o, failed) order by r.o limit 1;
+  if v_detail is null then
+    select jsonb_build_object('entry', o, 'entryId', last.id, 'requestHash', last.request_hash, 'created', last.created,
+                              'position', last.reversal_position)
+    into v_detail
+    from generate_subscripts(p_iks, 1) o
+    cross join lateral (
+      select x.id, x.request_hash, x.created, x.reversal_position from ledger_entries x
+      where x.workspace_id = p_workspace_ids[o] and x.ledger_id = p_ledger_ids[o] and x.ik = p_iks[o]
+      order by x.reversal_position desc limit 1
+    ) last
+    where not o = any(p_claimed) and last.request_hash <> p_request_hashes[o]
+    order by o limit 1;
+  end if;
+  if v_detail is not null then
+    raise exception using errcode = 'TL010', message = 'batch_refused', detail = v_detail::text;
+  end if;
+end
+$$;
+
 -- Entries are given as parallel arrays (one element per entry, in arrival order; jsonb arrays
 -- for the jsonb columns), lines as parallel arrays naming their entry by its 1-based ordinal.
 -- p_new_accounts plans the template instances entries create (create_planned_accounts' rows,
@@ -77,12 +111,16 @@ $$;
 --    and bounded ones to the balance rows, each row updated once;
 -- then remove the accounts only refused or replayed entries planned, and answer every ordinal. Raises balance_out_of_range (TL002) like apply_balance_deltas: the
 -- server then posts the group's entries one by one, so only the offending entry is refused.
+-- With p_all_or_nothing (one addLedgerEntries call), the first entry refused by a condition, or
+-- else the first whose ik is held by another request's entry, raises batch_refused (TL010) with
+-- its answer as JSON detail, so that nothing of the batch stays: one statement, no transaction
+-- around it.
 create or replace function post_ledger_entry_group(
   p_workspace_ids text[], p_ledger_ids text[], p_entry_ids text[], p_iks text[], p_request_hashes text[],
   p_types text[], p_type_versions integer[], p_posted timestamptz[], p_descriptions text[],
   p_parameters jsonb, p_tags jsonb, p_groups jsonb, p_conditions jsonb,
   p_line_entries integer[], p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[],
-  p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb
+  p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb, p_all_or_nothing boolean default false
 ) returns table (ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamptz,
                  posted_position integer, failed_condition integer, remapped boolean)
 language plpgsql
@@ -216,6 +254,10 @@ begin
       using unnest(v_refused) o
       where x.workspace_id = p_workspace_ids[o] and x.id = p_entry_ids[o];
     end if;
+  end if;
+
+  if p_all_or_nothing then
+    perform refuse_batch(p_workspace_ids, p_ledger_ids, p_iks, p_request_hashes, v_claimed, v_refused, v_failed);
   end if;
 
   select coalesce(array_agg(o order by o), '{}') into v_written from unnest(v_claimed) o where not o = any(v_refused);

@@ -2,7 +2,9 @@ import { createPlannedAccounts } from '../../db/ledgerAccounts.js';
 import {
   lockBalances,
   postLedgerEntries,
+  postLedgerEntriesAtomically,
   postLedgerEntry,
+  type BatchOutcome,
   type EntryPosting,
   type PlannedAccountOf,
   type PostingOutcome,
@@ -57,32 +59,43 @@ export async function postAlone(sql: Sql, prepared: PreparedEntry): Promise<Post
     );
   }
   // A replay writes nothing: rolling back drops the accounts created for it.
-  const result = await postAll(sql, [prepared], (outcome) => 'replayed' in outcome && outcome.replayed);
+  const result = await postInTransaction(sql, [prepared], (outcome) => 'replayed' in outcome && outcome.replayed);
   return 'refused' in result ? result.outcome : result.outcomes[0];
 }
 
-type Refused = { refused: number; outcome: PostingOutcome };
-export type BatchOutcome = { outcomes: PostingOutcome[] } | Refused;
+/**
+ * Posts every entry or none (addLedgerEntries): the first entry a condition refuses, or else
+ * the first whose ik another request's entry holds, is the answer. Entries that bound no total
+ * balance go in one statement; others in one transaction. No two entries may share an ik.
+ */
+export async function postAll(sql: Sql, prepared: readonly PreparedEntry[]): Promise<BatchOutcome> {
+  if (prepared.every(groupable)) {
+    return retryingDeadlocks(() =>
+      postLedgerEntriesAtomically(
+        sql,
+        prepared.map((entry) => entry.posting),
+        plannedAccountsOf(prepared),
+      ),
+    );
+  }
+  return postInTransaction(sql, prepared, (outcome, index) => ikHeldByAnother(prepared[index], outcome));
+}
+
+const ikHeldByAnother = (prepared: PreparedEntry, outcome: PostingOutcome) =>
+  'replayed' in outcome && outcome.replayed && outcome.requestHash !== prepared.posting.requestHash;
 
 /**
  * Posts every entry in one transaction: either all are written or none. A failed condition, or
- * an outcome `refuses` rejects (an ik clash), rolls the whole batch back and is the answer. No
- * two entries may share an ik.
+ * an outcome `refuses` rejects, rolls the whole batch back and is the answer.
  */
-export async function postAll(
+async function postInTransaction(
   sql: Sql,
   prepared: readonly PreparedEntry[],
   refuses: (outcome: PostingOutcome, index: number) => boolean,
 ): Promise<BatchOutcome> {
   const posted = await retryingDeadlocks(() =>
     transaction(sql, async (trx, refuse: (refusal: Refused) => never) => {
-      const outcomes = prepared.every(groupable)
-        ? await postLedgerEntries(
-            trx,
-            prepared.map((entry) => entry.posting),
-            plannedAccountsOf(prepared),
-          )
-        : await postOneByOne(trx, prepared);
+      const outcomes = await postOneByOne(trx, prepared);
       // The first refused entry is the batch's answer (all or nothing).
       const failed = outcomes.findIndex((outcome) => 'failedCondition' in outcome);
       if (failed !== -1) refuse({ refused: failed, outcome: outcomes[failed] });
@@ -94,6 +107,8 @@ export async function postAll(
   );
   return 'committed' in posted ? posted.committed : posted.rolledBack;
 }
+
+type Refused = Extract<BatchOutcome, { refused: number }>;
 
 /**
  * A batch with total bounds: each entry by post_ledger_entry_checked, pipelined in the caller's

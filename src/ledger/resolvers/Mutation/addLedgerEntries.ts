@@ -100,16 +100,7 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
     if (errors.length > 0) return batchFailed(errors);
 
     const check = (outcome: PostingOutcome, index: number) => checkOutcome(prepared[index], outcome, items[index].ik);
-    const result = await timedPosting(() =>
-      postAll(ctx.sql, prepared, (outcome, index) => {
-        try {
-          check(outcome, index);
-          return false;
-        } catch {
-          return true;
-        }
-      }),
-    );
+    const result = await timedPosting(() => postAll(ctx.sql, prepared));
     if ('refused' in result) {
       try {
         check(result.outcome, result.refused);
