@@ -43,6 +43,7 @@ export async function findGroup(
            min(created) as created
     from ledger_entries
     where workspace_id = ${workspaceId} and ledger_id = ${ledgerId} and groups @> ${jsonb(db, [{ key, value }])}
+      and groups <> '[]'::jsonb -- the predicate of the partial GIN index on groups
     having count(*) > 0`;
   return row;
 }
@@ -60,7 +61,7 @@ function balanceSums(
     join ledger_lines l on l.workspace_id = e.workspace_id and l.entry_id = e.id
     join ledger_accounts a on a.workspace_id = l.workspace_id and a.id = l.account_id
     where e.workspace_id = ${workspaceId} and e.ledger_id = ${ledgerId}
-      and e.groups @> jsonb_build_array(jsonb_build_object('key', ${key}, 'value', ${value}))
+      and e.groups @> jsonb_build_array(jsonb_build_object('key', ${key}, 'value', ${value})) and e.groups <> '[]'::jsonb
     group by l.account_id, a.path, l.currency`;
 }
 

@@ -49,12 +49,13 @@ export function postedBoundary(db: Db, page: PageRequest, postedColumn: string, 
 function pairConditions(db: Db, column: string, filter: PairFilter | undefined) {
   if (!filter) return db``;
   const col = db(column);
+  // `<> '[]'` beside a containment lets the planner use the entries' partial GIN indexes.
   // Each candidate is one pair (or bare key) the column must contain; the list travels as one jsonb.
   const anyContained = (pairs: { key: string; value?: string }[]) =>
     db`exists (select 1 from jsonb_array_elements(${jsonb(db, pairs)}) candidate where ${col} @> jsonb_build_array(candidate))`;
   return db`
     ${filter.anyOf ? db`and ${anyContained(filter.anyOf)}` : db``}
-    ${filter.allOf ? db`and ${col} @> ${jsonb(db, filter.allOf)}` : db``}
+    ${filter.allOf?.length ? db`and ${col} @> ${jsonb(db, filter.allOf)} and ${col} <> '[]'::jsonb` : db``}
     ${filter.noneOf?.length ? db`and not ${anyContained(filter.noneOf)}` : db``}
     ${filter.anyKey ? db`and ${anyContained(filter.anyKey.map((key) => ({ key })))}` : db``}
     ${filter.noKey?.length ? db`and not ${anyContained(filter.noKey.map((key) => ({ key })))}` : db``}

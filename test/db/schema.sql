@@ -478,9 +478,9 @@ CREATE INDEX ledger_accounts_linked_idx ON public.ledger_accounts USING btree (w
 CREATE INDEX ledger_accounts_newest_idx ON public.ledger_accounts USING btree (workspace_id, ledger_id, created DESC, id DESC);
 CREATE INDEX ledger_balance_queue_account_idx ON public.ledger_balance_queue USING btree (workspace_id, account_id, currency);
 CREATE INDEX ledger_custom_currencies_newest_idx ON public.ledger_custom_currencies USING btree (workspace_id, created DESC, id DESC);
-CREATE INDEX ledger_entries_groups_idx ON public.ledger_entries USING gin (groups jsonb_path_ops);
+CREATE INDEX ledger_entries_groups_idx ON public.ledger_entries USING gin (groups jsonb_path_ops) WHERE (groups <> '[]'::jsonb);
 CREATE INDEX ledger_entries_posted_idx ON public.ledger_entries USING btree (workspace_id, ledger_id, posted DESC, id DESC);
-CREATE INDEX ledger_entries_tags_idx ON public.ledger_entries USING gin (tags jsonb_path_ops);
+CREATE INDEX ledger_entries_tags_idx ON public.ledger_entries USING gin (tags jsonb_path_ops) WHERE (tags <> '[]'::jsonb);
 CREATE INDEX ledger_entries_type_idx ON public.ledger_entries USING btree (workspace_id, ledger_id, type, type_version) WHERE (type IS NOT NULL);
 CREATE INDEX ledger_external_accounts_newest_idx ON public.ledger_external_accounts USING btree (workspace_id, link_id, created DESC, id DESC);
 CREATE UNIQUE INDEX ledger_external_txs_live_key ON public.ledger_external_txs USING btree (workspace_id, account_id, external_id) WHERE (deleted_at IS NULL);
