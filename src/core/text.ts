@@ -20,21 +20,37 @@ export function textProblem(value: string): string | undefined {
  * The first string (object key or value) in a JSON-like value that cannot be stored, as a
  * violation whose pointer starts at `base` (RFC 6901, e.g. `/body/name`).
  */
-export function findUnstorableText(value: unknown, base: string, depth = 0): Violation | undefined {
+export function findUnstorableText(value: unknown, base: string): Violation | undefined {
+  const found = problemIn(value, 0);
+  if (!found) return undefined;
+  // The path comes back innermost first; the pointer is only built for a value that fails.
+  const pointer =
+    base +
+    found.path
+      .reverse()
+      .map((key) => `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`)
+      .join('');
+  return { pointer: pointer || '/', message: found.message };
+}
+
+function problemIn(value: unknown, depth: number): { path: string[]; message: string } | undefined {
   if (typeof value === 'string') {
     const problem = textProblem(value);
-    return problem ? { pointer: base || '/', message: problem } : undefined;
+    return problem ? { path: [], message: problem } : undefined;
   }
   if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return undefined;
-  const entries = Array.isArray(value)
-    ? value.map((item, index) => [String(index), item] as const)
-    : Object.entries(value);
-  for (const [key, item] of entries) {
-    const pointer = `${base}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const found = problemIn(value[index], depth + 1);
+      if (found) return (found.path.push(String(index)), found);
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
     const keyProblem = textProblem(key);
-    if (keyProblem) return { pointer, message: `property name ${keyProblem}` };
-    const found = findUnstorableText(item, pointer, depth + 1);
-    if (found) return found;
+    if (keyProblem) return { path: [key], message: `property name ${keyProblem}` };
+    const found = problemIn((value as Record<string, unknown>)[key], depth + 1);
+    if (found) return (found.path.push(key), found);
   }
   return undefined;
 }
