@@ -64,7 +64,9 @@ export async function entryAccounts(
       paths: lookup,
       iks,
     });
-    add(target?.accounts ?? []);
+    // The ledger was live when the entry's target was read; deleted since, it takes no entry.
+    if (!target) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
+    add(target.accounts);
   }
 
   const planned: NewLedgerAccount[] = [];
