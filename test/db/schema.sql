@@ -886,6 +886,16 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.ik_holder(p_workspace_id text, p_ledger_id text, p_ik text)
+ RETURNS TABLE(id text, request_hash text, created timestamp with time zone, reversal_position integer, reverses_id text)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select x.id, x.request_hash, x.created, x.reversal_position, x.reverses_id from ledger_entries x
+  where x.workspace_id = p_workspace_id and x.ledger_id = p_ledger_id and x.ik = p_ik
+  order by x.reversal_position desc limit 1
+$function$;
+
 CREATE OR REPLACE FUNCTION public.int96_max()
  RETURNS numeric
  LANGUAGE sql
@@ -1035,10 +1045,8 @@ declare
   v_bounded text[];
   v_failed integer;
 begin
-  select e.reversal_position, e.reverses_id is not null into v_last_position, v_last_is_reversal
-  from ledger_entries e
-  where e.workspace_id = p_workspace_id and e.ledger_id = p_ledger_id and e.ik = p_ik
-  order by e.reversal_position desc limit 1;
+  select h.reversal_position, h.reverses_id is not null into v_last_position, v_last_is_reversal
+  from ik_holder(p_workspace_id, p_ledger_id, p_ik) h;
   if v_last_position is null or v_last_is_reversal then
     -- The claim: a concurrent twin waits here until this entry commits (then replays) or withdraws.
     insert into ledger_entries (workspace_id, ledger_id, id, ik, type, type_version, parameters, description, posted, tags, groups,
@@ -1050,9 +1058,8 @@ begin
   end if;
   if v_created is null then
     return query
-      select e.id, e.request_hash, true, e.created, e.reversal_position, null::integer from ledger_entries e
-      where e.workspace_id = p_workspace_id and e.ledger_id = p_ledger_id and e.ik = p_ik
-      order by e.reversal_position desc limit 1;
+      select h.id, h.request_hash, true, h.created, h.reversal_position, null::integer
+      from ik_holder(p_workspace_id, p_ledger_id, p_ik) h;
     return;
   end if;
 
@@ -1147,14 +1154,10 @@ begin
                                      groups, conditions, reversal_position, request_hash)
     select e.workspace_id, e.ledger_id, e.id, e.ik, e.type, e.type_version, nullif(p_parameters -> (e.ordinal::integer - 1), 'null'),
            e.description, e.posted, p_tags -> (e.ordinal::integer - 1), p_groups -> (e.ordinal::integer - 1),
-           p_conditions -> (e.ordinal::integer - 1), coalesce(last.position + 1, 1), e.request_hash
+           p_conditions -> (e.ordinal::integer - 1), coalesce(last.reversal_position + 1, 1), e.request_hash
     from entry e
-    left join lateral (
-      select x.reversal_position as position, x.reverses_id is not null as is_reversal from ledger_entries x
-      where x.workspace_id = e.workspace_id and x.ledger_id = e.ledger_id and x.ik = e.ik
-      order by x.reversal_position desc limit 1
-    ) last on true
-    where last.position is null or last.is_reversal
+    left join lateral ik_holder(e.workspace_id, e.ledger_id, e.ik) last on true
+    where last.reversal_position is null or last.reverses_id is not null
     order by e.workspace_id, e.ledger_id, e.ik
     on conflict (workspace_id, ledger_id, ik, reversal_position) do nothing
     returning t.workspace_id, t.id, t.created, t.reversal_position
@@ -1313,11 +1316,7 @@ begin
     union all
     select o::integer, last.id, last.request_hash, true, last.created, last.reversal_position, null::integer, false
     from generate_subscripts(p_entry_ids, 1) o
-    cross join lateral (
-      select x.id, x.request_hash, x.created, x.reversal_position from ledger_entries x
-      where x.workspace_id = p_workspace_ids[o] and x.ledger_id = p_ledger_ids[o] and x.ik = p_iks[o]
-      order by x.reversal_position desc limit 1
-    ) last
+    cross join lateral ik_holder(p_workspace_ids[o], p_ledger_ids[o], p_iks[o]) last
     where not o = any(v_claimed);
 end
 $function$;
@@ -1368,11 +1367,7 @@ begin
                               'position', last.reversal_position)
     into v_detail
     from generate_subscripts(p_iks, 1) o
-    cross join lateral (
-      select x.id, x.request_hash, x.created, x.reversal_position from ledger_entries x
-      where x.workspace_id = p_workspace_ids[o] and x.ledger_id = p_ledger_ids[o] and x.ik = p_iks[o]
-      order by x.reversal_position desc limit 1
-    ) last
+    cross join lateral ik_holder(p_workspace_ids[o], p_ledger_ids[o], p_iks[o]) last
     where not o = any(p_claimed) and last.request_hash <> p_request_hashes[o]
     order by o limit 1;
   end if;

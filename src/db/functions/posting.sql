@@ -1,6 +1,18 @@
 -- Posting one entry in one statement: post_ledger_entry_checked answers a failed condition as a
--- row, post_ledger_entry raises it. Balances are applied by apply_balance_deltas
--- (balances.sql); entries that arrive together are posted by post_ledger_entry_group (posting_groups.sql).
+-- row, post_ledger_entry raises it; ik_holder names the entry an ik belongs to. Balances are
+-- applied by apply_balance_deltas (balances.sql); entries that arrive together are posted by
+-- post_ledger_entry_group (posting_groups.sql).
+
+-- The entry that holds an ik in a ledger now: the newest of its chain (a repost continues a
+-- chain that a reversal ended), or no row. A plain SQL table function, so PostgreSQL inlines it
+-- where it is called and probes the ik's unique index as if the query were written there.
+create or replace function ik_holder(p_workspace_id text, p_ledger_id text, p_ik text)
+returns table (id text, request_hash text, created timestamptz, reversal_position integer, reverses_id text)
+language sql stable as $$
+  select x.id, x.request_hash, x.created, x.reversal_position, x.reverses_id from ledger_entries x
+  where x.workspace_id = p_workspace_id and x.ledger_id = p_ledger_id and x.ik = p_ik
+  order by x.reversal_position desc limit 1
+$$;
 
 -- True when the balance meets {eq, gte, lte} (absent bounds hold).
 create or replace function condition_holds(p_balance numeric, p_condition jsonb) returns boolean
@@ -138,10 +150,8 @@ declare
   v_bounded text[];
   v_failed integer;
 begin
-  select e.reversal_position, e.reverses_id is not null into v_last_position, v_last_is_reversal
-  from ledger_entries e
-  where e.workspace_id = p_workspace_id and e.ledger_id = p_ledger_id and e.ik = p_ik
-  order by e.reversal_position desc limit 1;
+  select h.reversal_position, h.reverses_id is not null into v_last_position, v_last_is_reversal
+  from ik_holder(p_workspace_id, p_ledger_id, p_ik) h;
   if v_last_position is null or v_last_is_reversal then
     -- The claim: a concurrent twin waits here until this entry commits (then replays) or withdraws.
     insert into ledger_entries (workspace_id, ledger_id, id, ik, type, type_version, parameters, description, posted, tags, groups,
@@ -153,9 +163,8 @@ begin
   end if;
   if v_created is null then
     return query
-      select e.id, e.request_hash, true, e.created, e.reversal_position, null::integer from ledger_entries e
-      where e.workspace_id = p_workspace_id and e.ledger_id = p_ledger_id and e.ik = p_ik
-      order by e.reversal_position desc limit 1;
+      select h.id, h.request_hash, true, h.created, h.reversal_position, null::integer
+      from ik_holder(p_workspace_id, p_ledger_id, p_ik) h;
     return;
   end if;
 

@@ -82,11 +82,7 @@ begin
                               'position', last.reversal_position)
     into v_detail
     from generate_subscripts(p_iks, 1) o
-    cross join lateral (
-      select x.id, x.request_hash, x.created, x.reversal_position from ledger_entries x
-      where x.workspace_id = p_workspace_ids[o] and x.ledger_id = p_ledger_ids[o] and x.ik = p_iks[o]
-      order by x.reversal_position desc limit 1
-    ) last
+    cross join lateral ik_holder(p_workspace_ids[o], p_ledger_ids[o], p_iks[o]) last
     where not o = any(p_claimed) and last.request_hash <> p_request_hashes[o]
     order by o limit 1;
   end if;
@@ -177,14 +173,10 @@ begin
                                      groups, conditions, reversal_position, request_hash)
     select e.workspace_id, e.ledger_id, e.id, e.ik, e.type, e.type_version, nullif(p_parameters -> (e.ordinal::integer - 1), 'null'),
            e.description, e.posted, p_tags -> (e.ordinal::integer - 1), p_groups -> (e.ordinal::integer - 1),
-           p_conditions -> (e.ordinal::integer - 1), coalesce(last.position + 1, 1), e.request_hash
+           p_conditions -> (e.ordinal::integer - 1), coalesce(last.reversal_position + 1, 1), e.request_hash
     from entry e
-    left join lateral (
-      select x.reversal_position as position, x.reverses_id is not null as is_reversal from ledger_entries x
-      where x.workspace_id = e.workspace_id and x.ledger_id = e.ledger_id and x.ik = e.ik
-      order by x.reversal_position desc limit 1
-    ) last on true
-    where last.position is null or last.is_reversal
+    left join lateral ik_holder(e.workspace_id, e.ledger_id, e.ik) last on true
+    where last.reversal_position is null or last.reverses_id is not null
     order by e.workspace_id, e.ledger_id, e.ik
     on conflict (workspace_id, ledger_id, ik, reversal_position) do nothing
     returning t.workspace_id, t.id, t.created, t.reversal_position
@@ -343,11 +335,7 @@ begin
     union all
     select o::integer, last.id, last.request_hash, true, last.created, last.reversal_position, null::integer, false
     from generate_subscripts(p_entry_ids, 1) o
-    cross join lateral (
-      select x.id, x.request_hash, x.created, x.reversal_position from ledger_entries x
-      where x.workspace_id = p_workspace_ids[o] and x.ledger_id = p_ledger_ids[o] and x.ik = p_iks[o]
-      order by x.reversal_position desc limit 1
-    ) last
+    cross join lateral ik_holder(p_workspace_ids[o], p_ledger_ids[o], p_iks[o]) last
     where not o = any(v_claimed);
 end
 $$;
