@@ -8,7 +8,7 @@ import type { GqlContext } from '../context.js';
 import { requireLedgerMatch } from '../ledgerMatch.js';
 import { loadSchemaVersion, type LoadedSchema } from '../schemas/schemaVersions.js';
 import { countEntriesWritten, timedPosting } from './postingMetrics.js';
-import { groupable, postAlone } from './postEntry.js';
+import { groupable, ikHeldByAnother, postAlone } from './postEntry.js';
 import { prepareEntry, type PreparedEntry } from './prepareEntry.js';
 import type { PostingContext } from './postingTargets.js';
 
@@ -68,7 +68,7 @@ export function checkOutcome(
     );
   }
   // post_ledger_entry creates once in SQL, answering the entry that holds the ik: it must be this request.
-  if (outcome.replayed && outcome.requestHash !== prepared.posting.requestHash) {
+  if (ikHeldByAnother(prepared, outcome)) {
     throw keyReused({ field: 'ik', value: ik, scope: 'in this ledger' });
   }
 }

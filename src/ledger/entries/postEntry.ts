@@ -81,7 +81,8 @@ export async function postAll(sql: Sql, prepared: readonly PreparedEntry[]): Pro
   return postInTransaction(sql, prepared, (outcome, index) => ikHeldByAnother(prepared[index], outcome));
 }
 
-const ikHeldByAnother = (prepared: PreparedEntry, outcome: PostingOutcome) =>
+/** Whether the outcome replays an entry of another request: the entry's ik was taken for different content. */
+export const ikHeldByAnother = (prepared: PreparedEntry, outcome: PostingOutcome) =>
   'replayed' in outcome && outcome.replayed && outcome.requestHash !== prepared.posting.requestHash;
 
 /**
