@@ -31,7 +31,7 @@ export const SQL_REFUSALS: ReadonlyMap<string, SqlRefusalName> = new Map<string,
   ['TL001', 'entry_condition_failed'], // post_ledger_entry; detail: the failed condition's index
   ['TL002', 'balance_out_of_range'], // apply_balance_deltas: a balance would leave the Int96 range
   ['TL003', 'unknown_product'], // create_invoice; detail: the failing line items' indexes (JSON array)
-  ['TL004', 'unknown_user'], // create_invoice, sync_transaction; detail: the failing items' indexes (JSON array)
+  ['TL004', 'unknown_user'], // require_billing_users (create_invoice, sync_transaction); detail: the failing items' indexes (JSON array)
   ['TL005', 'account_ik_taken'], // create_planned_accounts; detail: the path that could not be created
   ['TL006', 'unknown_account'], // sync_transaction; detail: the external id the account has, or empty
   ['TL007', 'unknown_invoice'], // sync_transaction; detail: the failing allocations' indexes (JSON array)

@@ -589,10 +589,6 @@ CREATE OR REPLACE FUNCTION public.create_invoice(p_workspace_id text, p_invoice_
  LANGUAGE plpgsql
 AS $function$
 declare
-  v_user_ids text[] := array(select i->>'user_id' from jsonb_array_elements(p_items) i where i->>'user_id' is not null);
-  v_user_external_ids text[] := array(select i->>'user_external_id' from jsonb_array_elements(p_items) i
-                                      where i->>'user_external_id' is not null);
-  v_found text[];
   v_created timestamptz;
   v_missing jsonb;
   v_products jsonb;
@@ -619,29 +615,8 @@ begin
     raise exception using errcode = 'TL003', message = 'unknown_product', detail = v_missing::text;
   end if;
 
-  -- Users given by id must exist; users given by external id are created on first reference.
-  -- Users are found by `= any(array)` key probes: a not-exists or an OR join over the JSON items
-  -- (estimated at 100 rows) may be planned as a scan of every user of every workspace.
-  select coalesce(array_agg(u.id), '{}') into v_found from billing_users u
-  where u.workspace_id = p_workspace_id and u.id = any(v_user_ids);
-  select jsonb_agg(n - 1 order by n) into v_missing
-  from jsonb_array_elements(p_items) with ordinality as t(i, n)
-  where i->>'user_id' is not null and not (i->>'user_id') = any(v_found);
-  if v_missing is not null then
-    raise exception using errcode = 'TL004', message = 'unknown_user', detail = v_missing::text;
-  end if;
-  insert into billing_users (workspace_id, id, external_id)
-  select distinct on (i->>'user_external_id') p_workspace_id, i->>'new_user_id', i->>'user_external_id'
-  from jsonb_array_elements(p_items) i where i->>'user_external_id' is not null
-  order by i->>'user_external_id'
-  on conflict (workspace_id, external_id) do nothing;
-  -- Each user reference ('id:<id>' or 'ext:<external id>') → [id, external id].
-  select coalesce(jsonb_object_agg(r.key, jsonb_build_array(r.id, r.external_id)), '{}') into v_users
-  from (select 'id:' || u.id as key, u.id, u.external_id from billing_users u
-        where u.workspace_id = p_workspace_id and u.id = any(v_user_ids)
-        union
-        select 'ext:' || u.external_id, u.id, u.external_id from billing_users u
-        where u.workspace_id = p_workspace_id and u.external_id = any(v_user_external_ids)) r;
+  perform require_billing_users(p_workspace_id, p_items);
+  v_users := ensure_billing_users(p_workspace_id, p_items);
 
   insert into invoice_line_items (workspace_id, invoice_id, id, position, type, product_id, user_id, description, currency,
                                   unit_price, quantity, amount, tags)
@@ -702,6 +677,31 @@ begin
     cross join lateral (select x.id from ledger_accounts x
                         where x.workspace_id = a->>'workspaceId' and x.ledger_id = a->>'ledgerId' and x.path = a->>'path'
                         offset 0) x;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.ensure_billing_users(p_workspace_id text, p_items jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_user_ids text[] := array(select i->>'user_id' from jsonb_array_elements(p_items) i where i->>'user_id' is not null);
+  v_user_external_ids text[] := array(select i->>'user_external_id' from jsonb_array_elements(p_items) i
+                                      where i->>'user_external_id' is not null);
+  v_users jsonb;
+begin
+  insert into billing_users (workspace_id, id, external_id)
+  select distinct on (i->>'user_external_id') p_workspace_id, i->>'new_user_id', i->>'user_external_id'
+  from jsonb_array_elements(p_items) i where i->>'user_external_id' is not null
+  order by i->>'user_external_id'
+  on conflict (workspace_id, external_id) do nothing;
+  select coalesce(jsonb_object_agg(r.key, jsonb_build_array(r.id, r.external_id)), '{}') into v_users
+  from (select 'id:' || u.id as key, u.id, u.external_id from billing_users u
+        where u.workspace_id = p_workspace_id and u.id = any(v_user_ids)
+        union
+        select 'ext:' || u.external_id, u.id, u.external_id from billing_users u
+        where u.workspace_id = p_workspace_id and u.external_id = any(v_user_external_ids)) r;
+  return v_users;
 end
 $function$;
 
@@ -1397,6 +1397,26 @@ AS $function$
     and b.own_balance = 0 and b.line_count = 0 and b.xmin = xid(pg_current_xact_id())
 $function$;
 
+CREATE OR REPLACE FUNCTION public.require_billing_users(p_workspace_id text, p_items jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_user_ids text[] := array(select i->>'user_id' from jsonb_array_elements(p_items) i where i->>'user_id' is not null);
+  v_found text[];
+  v_missing jsonb;
+begin
+  select coalesce(array_agg(u.id), '{}') into v_found from billing_users u
+  where u.workspace_id = p_workspace_id and u.id = any(v_user_ids);
+  select jsonb_agg(n - 1 order by n) into v_missing
+  from jsonb_array_elements(p_items) with ordinality as t(i, n)
+  where i->>'user_id' is not null and not (i->>'user_id') = any(v_found);
+  if v_missing is not null then
+    raise exception using errcode = 'TL004', message = 'unknown_user', detail = v_missing::text;
+  end if;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION public.reverse_ledger_entry(p_workspace_id text, p_entry_id text, p_new_entry_id text, p_line_ids text[])
  RETURNS TABLE(reversed_id text, reversing_id text, replayed boolean)
  LANGUAGE plpgsql
@@ -1455,9 +1475,6 @@ declare
   -- The keys the statements below probe, read from the JSON once.
   v_external_id text := p_transaction->>'external_id';
   v_invoice_ids text[] := array(select a->>'invoice_id' from jsonb_array_elements(p_allocations) a);
-  v_user_ids text[] := array(select a->>'user_id' from jsonb_array_elements(p_allocations) a where a->>'user_id' is not null);
-  v_user_external_ids text[] := array(select a->>'user_external_id' from jsonb_array_elements(p_allocations) a
-                                      where a->>'user_external_id' is not null);
   v_found text[];
   v_account_id text;
   v_account_external_id text;
@@ -1498,31 +1515,13 @@ begin
   if v_missing is not null then
     raise exception using errcode = 'TL007', message = 'unknown_invoice', detail = v_missing::text;
   end if;
-  select coalesce(array_agg(u.id), '{}') into v_found from billing_users u
-  where u.workspace_id = p_workspace_id and u.id = any(v_user_ids);
-  select jsonb_agg(n - 1 order by n) into v_missing
-  from jsonb_array_elements(p_allocations) with ordinality as t(a, n)
-  where a->>'user_id' is not null and not (a->>'user_id') = any(v_found);
-  if v_missing is not null then
-    raise exception using errcode = 'TL004', message = 'unknown_user', detail = v_missing::text;
-  end if;
+  perform require_billing_users(p_workspace_id, p_allocations);
   if (select coalesce(sum((a->>'amount')::numeric), 0) from jsonb_array_elements(p_allocations) a)
      > abs((p_transaction->>'amount')::numeric) then
     raise exception using errcode = 'TL008', message = 'over_allocated';
   end if;
 
-  insert into billing_users (workspace_id, id, external_id)
-  select distinct on (a->>'user_external_id') p_workspace_id, a->>'new_user_id', a->>'user_external_id'
-  from jsonb_array_elements(p_allocations) a where a->>'user_external_id' is not null
-  order by a->>'user_external_id'
-  on conflict (workspace_id, external_id) do nothing;
-  -- Each user reference ('id:<id>' or 'ext:<external id>') → [id, external id], by two key probes.
-  select coalesce(jsonb_object_agg(r.key, jsonb_build_array(r.id, r.external_id)), '{}') into v_users
-  from (select 'id:' || u.id as key, u.id, u.external_id from billing_users u
-        where u.workspace_id = p_workspace_id and u.id = any(v_user_ids)
-        union
-        select 'ext:' || u.external_id, u.id, u.external_id from billing_users u
-        where u.workspace_id = p_workspace_id and u.external_id = any(v_user_external_ids)) r;
+  v_users := ensure_billing_users(p_workspace_id, p_allocations);
 
   insert into billing_transactions (workspace_id, id, external_id, account_id, amount, currency, posted, tags, allocated, request_hash)
   values (p_workspace_id, p_transaction->>'id', v_external_id, v_account_id, (p_transaction->>'amount')::numeric,

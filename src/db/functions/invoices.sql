@@ -10,10 +10,6 @@ create or replace function create_invoice(p_workspace_id text, p_invoice_id text
 returns table (outcome text, invoice_created timestamptz, users jsonb, products jsonb)
 language plpgsql as $$
 declare
-  v_user_ids text[] := array(select i->>'user_id' from jsonb_array_elements(p_items) i where i->>'user_id' is not null);
-  v_user_external_ids text[] := array(select i->>'user_external_id' from jsonb_array_elements(p_items) i
-                                      where i->>'user_external_id' is not null);
-  v_found text[];
   v_created timestamptz;
   v_missing jsonb;
   v_products jsonb;
@@ -40,29 +36,8 @@ begin
     raise exception using errcode = 'TL003', message = 'unknown_product', detail = v_missing::text;
   end if;
 
-  -- Users given by id must exist; users given by external id are created on first reference.
-  -- Users are found by `= any(array)` key probes: a not-exists or an OR join over the JSON items
-  -- (estimated at 100 rows) may be planned as a scan of every user of every workspace.
-  select coalesce(array_agg(u.id), '{}') into v_found from billing_users u
-  where u.workspace_id = p_workspace_id and u.id = any(v_user_ids);
-  select jsonb_agg(n - 1 order by n) into v_missing
-  from jsonb_array_elements(p_items) with ordinality as t(i, n)
-  where i->>'user_id' is not null and not (i->>'user_id') = any(v_found);
-  if v_missing is not null then
-    raise exception using errcode = 'TL004', message = 'unknown_user', detail = v_missing::text;
-  end if;
-  insert into billing_users (workspace_id, id, external_id)
-  select distinct on (i->>'user_external_id') p_workspace_id, i->>'new_user_id', i->>'user_external_id'
-  from jsonb_array_elements(p_items) i where i->>'user_external_id' is not null
-  order by i->>'user_external_id'
-  on conflict (workspace_id, external_id) do nothing;
-  -- Each user reference ('id:<id>' or 'ext:<external id>') → [id, external id].
-  select coalesce(jsonb_object_agg(r.key, jsonb_build_array(r.id, r.external_id)), '{}') into v_users
-  from (select 'id:' || u.id as key, u.id, u.external_id from billing_users u
-        where u.workspace_id = p_workspace_id and u.id = any(v_user_ids)
-        union
-        select 'ext:' || u.external_id, u.id, u.external_id from billing_users u
-        where u.workspace_id = p_workspace_id and u.external_id = any(v_user_external_ids)) r;
+  perform require_billing_users(p_workspace_id, p_items);
+  v_users := ensure_billing_users(p_workspace_id, p_items);
 
   insert into invoice_line_items (workspace_id, invoice_id, id, position, type, product_id, user_id, description, currency,
                                   unit_price, quantity, amount, tags)

@@ -19,9 +19,6 @@ declare
   -- The keys the statements below probe, read from the JSON once.
   v_external_id text := p_transaction->>'external_id';
   v_invoice_ids text[] := array(select a->>'invoice_id' from jsonb_array_elements(p_allocations) a);
-  v_user_ids text[] := array(select a->>'user_id' from jsonb_array_elements(p_allocations) a where a->>'user_id' is not null);
-  v_user_external_ids text[] := array(select a->>'user_external_id' from jsonb_array_elements(p_allocations) a
-                                      where a->>'user_external_id' is not null);
   v_found text[];
   v_account_id text;
   v_account_external_id text;
@@ -62,31 +59,13 @@ begin
   if v_missing is not null then
     raise exception using errcode = 'TL007', message = 'unknown_invoice', detail = v_missing::text;
   end if;
-  select coalesce(array_agg(u.id), '{}') into v_found from billing_users u
-  where u.workspace_id = p_workspace_id and u.id = any(v_user_ids);
-  select jsonb_agg(n - 1 order by n) into v_missing
-  from jsonb_array_elements(p_allocations) with ordinality as t(a, n)
-  where a->>'user_id' is not null and not (a->>'user_id') = any(v_found);
-  if v_missing is not null then
-    raise exception using errcode = 'TL004', message = 'unknown_user', detail = v_missing::text;
-  end if;
+  perform require_billing_users(p_workspace_id, p_allocations);
   if (select coalesce(sum((a->>'amount')::numeric), 0) from jsonb_array_elements(p_allocations) a)
      > abs((p_transaction->>'amount')::numeric) then
     raise exception using errcode = 'TL008', message = 'over_allocated';
   end if;
 
-  insert into billing_users (workspace_id, id, external_id)
-  select distinct on (a->>'user_external_id') p_workspace_id, a->>'new_user_id', a->>'user_external_id'
-  from jsonb_array_elements(p_allocations) a where a->>'user_external_id' is not null
-  order by a->>'user_external_id'
-  on conflict (workspace_id, external_id) do nothing;
-  -- Each user reference ('id:<id>' or 'ext:<external id>') → [id, external id], by two key probes.
-  select coalesce(jsonb_object_agg(r.key, jsonb_build_array(r.id, r.external_id)), '{}') into v_users
-  from (select 'id:' || u.id as key, u.id, u.external_id from billing_users u
-        where u.workspace_id = p_workspace_id and u.id = any(v_user_ids)
-        union
-        select 'ext:' || u.external_id, u.id, u.external_id from billing_users u
-        where u.workspace_id = p_workspace_id and u.external_id = any(v_user_external_ids)) r;
+  v_users := ensure_billing_users(p_workspace_id, p_allocations);
 
   insert into billing_transactions (workspace_id, id, external_id, account_id, amount, currency, posted, tags, allocated, request_hash)
   values (p_workspace_id, p_transaction->>'id', v_external_id, v_account_id, (p_transaction->>'amount')::numeric,

@@ -1,0 +1,50 @@
+-- Billing users named by the items of a write (invoice line items, allocations): an item names
+-- its user by `user_id`, which must exist, or by `user_external_id`, created on first use with
+-- the id the server planned (`new_user_id`). Users are found by `= any(array)` key probes: a
+-- not-exists or an OR join over the JSON items (estimated at 100 rows) may be planned as a scan
+-- of every user of every workspace.
+
+-- Raises unknown_user (SQLSTATE TL004) with the indexes (0-based) of the items whose user id
+-- does not exist in the workspace.
+create or replace function require_billing_users(p_workspace_id text, p_items jsonb) returns void
+language plpgsql as $$
+declare
+  v_user_ids text[] := array(select i->>'user_id' from jsonb_array_elements(p_items) i where i->>'user_id' is not null);
+  v_found text[];
+  v_missing jsonb;
+begin
+  select coalesce(array_agg(u.id), '{}') into v_found from billing_users u
+  where u.workspace_id = p_workspace_id and u.id = any(v_user_ids);
+  select jsonb_agg(n - 1 order by n) into v_missing
+  from jsonb_array_elements(p_items) with ordinality as t(i, n)
+  where i->>'user_id' is not null and not (i->>'user_id') = any(v_found);
+  if v_missing is not null then
+    raise exception using errcode = 'TL004', message = 'unknown_user', detail = v_missing::text;
+  end if;
+end
+$$;
+
+-- Creates the users named by an external id not known yet, then answers each user reference
+-- ('id:<id>' or 'ext:<external id>') as [id, external id], for the items to name their user by id.
+create or replace function ensure_billing_users(p_workspace_id text, p_items jsonb) returns jsonb
+language plpgsql as $$
+declare
+  v_user_ids text[] := array(select i->>'user_id' from jsonb_array_elements(p_items) i where i->>'user_id' is not null);
+  v_user_external_ids text[] := array(select i->>'user_external_id' from jsonb_array_elements(p_items) i
+                                      where i->>'user_external_id' is not null);
+  v_users jsonb;
+begin
+  insert into billing_users (workspace_id, id, external_id)
+  select distinct on (i->>'user_external_id') p_workspace_id, i->>'new_user_id', i->>'user_external_id'
+  from jsonb_array_elements(p_items) i where i->>'user_external_id' is not null
+  order by i->>'user_external_id'
+  on conflict (workspace_id, external_id) do nothing;
+  select coalesce(jsonb_object_agg(r.key, jsonb_build_array(r.id, r.external_id)), '{}') into v_users
+  from (select 'id:' || u.id as key, u.id, u.external_id from billing_users u
+        where u.workspace_id = p_workspace_id and u.id = any(v_user_ids)
+        union
+        select 'ext:' || u.external_id, u.id, u.external_id from billing_users u
+        where u.workspace_id = p_workspace_id and u.external_id = any(v_user_external_ids)) r;
+  return v_users;
+end
+$$;
