@@ -4,7 +4,7 @@ SHELL := /bin/bash
 BIN := node_modules/.bin
 NODE_TS := node --import tsx/esm
 
-.PHONY: help install run generate check-generated lint format lint-spec sdk release-contract typecheck test test-long fuzz mock admin bench bench-ledger bench-ledger-balances bench-billing clean clean-data
+.PHONY: help install run generate check-generated lint format lint-spec sdk release-contract typecheck test test-long fuzz mock admin bench bench-ledger bench-ledger-balances bench-billing bench-sandbox clean clean-data
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -20,6 +20,7 @@ run: install ## Serve on PORT (8080); embedded PostgreSQL in .data/ unless DATAB
 
 generate: install ## Regenerate generated/ from spec/ (commit the result)
 	$(BIN)/openapi-typescript spec/billing.openapi.yaml -o generated/billing.ts --alphabetize
+	$(BIN)/openapi-typescript spec/sandbox.openapi.yaml -o generated/sandbox.ts --alphabetize
 	$(BIN)/graphql-codegen --config codegen.yml --silent
 
 check-generated: install ## Fail when generated/ is stale against spec/
@@ -34,9 +35,9 @@ lint: install ## Lint src, test and bench (typescript-eslint, type-checked rules
 format: install ## Format src, test and bench with Prettier
 	$(BIN)/prettier --write --log-level=warn $(PRETTIER_FILES)
 
-lint-spec: install ## Lint the OpenAPI contract with Spectral and Redocly CLI (no errors, no warnings)
-	$(BIN)/spectral lint --fail-severity=warn --ruleset spec/.spectral.yaml spec/billing.openapi.yaml
-	REDOCLY_TELEMETRY=off $(BIN)/redocly lint --config spec/redocly.yaml --format=summary spec/billing.openapi.yaml
+lint-spec: install ## Lint the OpenAPI contracts (billing, sandbox) with Spectral and Redocly CLI (no errors, no warnings)
+	$(BIN)/spectral lint --fail-severity=warn --ruleset spec/.spectral.yaml spec/billing.openapi.yaml spec/sandbox.openapi.yaml
+	REDOCLY_TELEMETRY=off $(BIN)/redocly lint --config spec/redocly.yaml --format=summary spec/billing.openapi.yaml spec/sandbox.openapi.yaml
 
 release-contract: install ## Make spec/ the released contract (spec/released/), which make test's breaking-change gate compares with
 	$(NODE_TS) test/spec/contractChanges.ts release
@@ -85,6 +86,9 @@ bench-ledger-balances: install ## Balance history reads at 1M vs 10k lines, back
 
 bench-billing: install ## Billing request paths only (floor, REST read and list, invoice create and PATCH, transaction sync); writes bench/results/billing.md
 	$(NODE_TS) bench/run.ts --billing
+
+bench-sandbox: install ## Sandbox admin API: workspace creates, and save, reset and restore of a workspace of 10,000 entries and 1,000 invoices; writes bench/results/sandbox.md
+	$(NODE_TS) bench/sandbox.ts
 
 bench: install ## Request-path benchmark: Koa floor, GraphQL, REST reads, billing writes, 32 clients on a durable database (BENCH_BASELINE, BENCH_CASES, BENCH_STATEMENTS); writes bench/results/requests.md
 	$(NODE_TS) bench/run.ts

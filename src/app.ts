@@ -4,7 +4,8 @@ import { createBillingApi } from './billing/api.js';
 import type { Sql } from './db/sql.js';
 import { readBodies, requireReadableBody } from './http/bodies.js';
 import type { AppState } from './http/context.js';
-import { SDL_PATH, serveContract, serveOpenApi } from './http/contracts.js';
+import type { BearerTokens } from './http/bearerAuth.js';
+import { SANDBOX_OPENAPI_PATH, SDL_PATH, serveContract, serveOpenApi } from './http/contracts.js';
 import { corsPolicy } from './http/cors.js';
 import { docsPage, docsScript } from './http/docs.js';
 import { graphiqlAssets, graphiqlPage } from './http/graphiql.js';
@@ -26,6 +27,9 @@ import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './ledger/graphql/d
 import { buildLedgerSchema } from './ledger/graphql/executableSchema.js';
 import { cursorSigner } from './core/cursors.js';
 import { DEFAULT_CORS_ORIGINS } from './config.js';
+import { createSandboxApi } from './sandbox/api.js';
+import { workspaceRevocations } from './sandbox/revocations.js';
+import { sandboxStore } from './sandbox/store.js';
 
 export type AppOptions = {
   sql: Sql;
@@ -46,6 +50,8 @@ export type AppOptions = {
   postingGroups?: PostingGroupOptions;
   /** What one GraphQL request may ask for; default: DEFAULT_DOCUMENT_LIMITS. */
   graphqlLimits?: DocumentLimits;
+  /** Serves the sandbox admin API under /sandbox, for this admin token (TALLY_SANDBOX). */
+  sandbox?: { adminToken: string };
 };
 
 /** Middleware order and routes; no logic lives here. */
@@ -55,6 +61,11 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const limiter = inFlightLimiter(options.maxInFlightPerWorkspace ?? DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE);
 
   watchPool(sql, options.databasePoolMax ?? 10);
+  const revocations = options.sandbox ? workspaceRevocations(options.tokenTtlSeconds) : undefined;
+  const tokens: BearerTokens = {
+    signingKey,
+    revoked: revocations && ((workspaceId) => revocations.revoked(workspaceId)),
+  };
   const router = new Router<AppState>();
   const ledgerSchema = buildLedgerSchema();
   // Token and health routes answer under both base URLs of the billing contract, so a client
@@ -65,13 +76,14 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   );
   router.get(['/healthz', '/billing/healthz'], healthz);
   router.get('/metrics', serveMetrics);
-  router.get('/docs', docsPage);
+  router.get('/docs', docsPage({ sandbox: Boolean(options.sandbox) }));
   router.get('/docs/scalar.js', docsScript);
   router.get('/graphiql', graphiqlPage);
   router.get('/graphiql/:asset', graphiqlAssets(ledgerSchema));
   router.get(['/readyz', '/billing/readyz'], readyz(sql));
   router.get('/schema.graphql', serveContract(SDL_PATH, 'text/plain; charset=utf-8'));
   router.get('/openapi.yaml', serveOpenApi(options.publicUrl));
+  if (options.sandbox) router.get('/sandbox/openapi.yaml', serveOpenApi(options.publicUrl, SANDBOX_OPENAPI_PATH));
   const graphql = graphqlEndpoint({
     schema: ledgerSchema,
     sql,
@@ -88,9 +100,13 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
       ? ctx.redirect('/graphiql')
       : next(),
   );
-  router.all('/graphql', graphqlErrors(log), graphqlAuth(signingKey, limiter), requireReadableBody, graphql);
+  router.all('/graphql', graphqlErrors(log), graphqlAuth(tokens, limiter), requireReadableBody, graphql);
 
-  const billing = await createBillingApi({ sql, signingKey, limiter });
+  const billing = await createBillingApi({ sql, tokens, limiter });
+  const sandbox =
+    options.sandbox && revocations
+      ? await createSandboxApi({ store: sandboxStore(sql, revocations), adminToken: options.sandbox.adminToken })
+      : undefined;
 
   app.use(requestMetrics());
   app.use(requestLog(log));
@@ -106,6 +122,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
       methodNotAllowed,
     }),
   );
+  if (sandbox) app.use(sandbox);
   // Whatever the router did not answer is a billing route, or a 404 the billing API explains.
   app.use(billing.middleware);
   return app;

@@ -15,6 +15,10 @@ export type Config = {
   databaseUrl?: string;
   /** Embedded database in a temporary folder removed at exit. */
   ephemeral: boolean;
+  /** The sandbox admin API under /sandbox (TALLY_SANDBOX=1, and always with TALLY_EPHEMERAL=1). */
+  sandbox: boolean;
+  /** The sandbox's admin token (TALLY_ADMIN_TOKEN); absent: made at start and printed once. */
+  adminToken?: string;
   dataDir: string;
   databasePoolMax: number;
   /** Seconds a request waits for a database connection before answering 503 service_unavailable. */
@@ -100,6 +104,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (publicUrl && !/^https?:\/\/[A-Za-z0-9.\-[\]:]+(\/[A-Za-z0-9._~\-/]*)?$/.test(publicUrl)) {
     problems.push(`PUBLIC_URL must be an http(s) URL without query or fragment, got '${env.PUBLIC_URL}'`);
   }
+  const adminToken = env.TALLY_ADMIN_TOKEN || undefined;
+  if (adminToken !== undefined && !/^[\x21-\x7e]{16,512}$/.test(adminToken)) {
+    problems.push('TALLY_ADMIN_TOKEN must be 16 to 512 printable ASCII characters without spaces');
+  }
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
@@ -110,6 +118,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     databaseUrl,
     ephemeral: flag('TALLY_EPHEMERAL'),
+    sandbox: flag('TALLY_SANDBOX') || flag('TALLY_EPHEMERAL'),
+    adminToken,
     dataDir: path.resolve(env.TALLY_DATA_DIR || '.data'),
     databasePoolMax: integer('DATABASE_POOL_MAX', 10, 1, 100),
     databaseConnectTimeoutSeconds: integer('DATABASE_CONNECT_TIMEOUT_SECONDS', 5, 1, 120),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
     if (credential) printDevelopmentCredential(credential, baseUrl);
   }
 
+  const sandbox = config.sandbox ? { adminToken: config.adminToken ?? announceAdminToken(baseUrl) } : undefined;
   const app = await createApp({
     sql,
     signingKey: await tokenSigningKey(sql),
@@ -69,6 +71,7 @@ async function main(): Promise<void> {
     databasePoolMax: config.databasePoolMax,
     graphqlLimits: config.graphqlLimits,
     postingGroups: config.postingGroups,
+    sandbox,
   });
   open.fold = startBalanceFold(sql, log, {
     intervalMs: config.balanceFoldIntervalMs,
@@ -106,6 +109,21 @@ function printDevelopmentCredential(
       '',
     ].join('\n') + '\n',
   );
+}
+
+/** The sandbox is on without TALLY_ADMIN_TOKEN: a token for this run, printed as a line a shell can run. */
+function announceAdminToken(baseUrl: string): string {
+  const token = randomBytes(24).toString('base64url');
+  process.stdout.write(
+    [
+      '',
+      "# Sandbox admin API on (set TALLY_ADMIN_TOKEN to choose the token); this run's token:",
+      `export TALLY_ADMIN_TOKEN='${token}'`,
+      `# New workspace and client: curl -s -X POST -H "Authorization: Bearer $TALLY_ADMIN_TOKEN" ${baseUrl}/sandbox/workspaces`,
+      '',
+    ].join('\n') + '\n',
+  );
+  return token;
 }
 
 function isExpected(error: unknown): error is Error {

@@ -4,18 +4,19 @@ import type { Middleware } from 'koa';
 import type { Context as OperationContext, Document } from 'openapi-backend';
 import { parse as parseYaml } from 'yaml';
 import { cursorSigner } from '../core/cursors.js';
-import { DomainError, type Violation } from '../core/errors.js';
-import { findUnstorableText } from '../core/text.js';
+import { DomainError } from '../core/errors.js';
 import type { Sql } from '../db/sql.js';
-import { bearerRefusal, callerOf, missingToken } from '../http/bearerAuth.js';
+import { bearerRefusal, callerOf, missingToken, type BearerTokens } from '../http/bearerAuth.js';
 import { rejectUnreadBody } from '../http/bodies.js';
+import { contractViolations, isCombinator } from '../http/contractViolations.js';
+import { decodablePath, hasUnreadableBody, rejectUnstorableText } from '../http/requestChecks.js';
 import { methodNotAllowed } from '../http/errors.js';
 import { OPENAPI_PATH } from '../http/contracts.js';
 import type { AppContext, AppState } from '../http/context.js';
 import type { InFlightLimiter } from '../http/inFlight.js';
 import type { OperationId } from './handlerTypes.js';
 import { handlers } from './handlers.js';
-import { OpenAPI31Backend } from './openapi31Backend.js';
+import { OpenAPI31Backend } from '../http/openapi31Backend.js';
 
 const CURRENT_PREFIX = '/billing';
 
@@ -24,7 +25,7 @@ export type BillingApi = { middleware: Middleware<AppState>; backend: OpenAPI31B
 /** How the mock answers a request that passed routing, the bearer check and validation. */
 export type MockAnswer = (operationId: OperationId, c: OperationContext, ctx: AppContext) => Promise<void>;
 
-type ServerOptions = { sql: Sql; signingKey: Buffer; limiter: InFlightLimiter; mock?: undefined };
+type ServerOptions = { sql: Sql; tokens: BearerTokens; limiter: InFlightLimiter; mock?: undefined };
 /** The mock shares routing, validation and error answers with the server; any bearer token passes. */
 type MockOptions = { mock: MockAnswer };
 
@@ -38,7 +39,7 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
 
   const authenticate = (_c: OperationContext, ctx: AppContext) => {
     if (options.mock) return /^Bearer \S+$/.test(ctx.get('authorization'));
-    ctx.state.caller = callerOf(ctx.get('authorization'), options.signingKey);
+    ctx.state.caller = callerOf(ctx.get('authorization'), options.tokens);
     return Boolean(ctx.state.caller);
   };
   backend.registerSecurityHandler('oauth2', authenticate);
@@ -46,20 +47,19 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
   backend.register({
     unauthorizedHandler: (_c: OperationContext, ctx: AppContext) => {
       // The mock takes any bearer token, so only a missing one is refused there.
-      throw options.mock ? missingToken() : bearerRefusal(ctx.get('authorization'), options.signingKey);
+      throw options.mock ? missingToken() : bearerRefusal(ctx.get('authorization'), options.tokens);
     },
     notFound: () => {
       throw new DomainError('route_not_found', 'No such route.');
     },
     methodNotAllowed: (c: OperationContext, ctx: AppContext) => {
-      ctx.set('Allow', allowedMethods(backend, c.request.path).join(', '));
+      ctx.set('Allow', backend.allowedMethods(c.request.path).join(', '));
       throw methodNotAllowed();
     },
     validationFail: (c: OperationContext, ctx: AppContext) => {
       ctx.state.operation = c.operation?.operationId;
-      const errors = closestAlternatives(c.validation.errors ?? []);
-      const violations = errors.map(toViolation);
-      const substantive = errors.filter((error) => !COMBINATORS.has(error.keyword));
+      const { errors, violations } = contractViolations(c.validation.errors ?? []);
+      const substantive = errors.filter((error) => !isCombinator(error));
       if (substantive.length > 0 && substantive.every(isMalformedAmount)) {
         throw new DomainError('invalid_amount', 'Amounts are integer strings in the smallest currency unit.', {
           violations,
@@ -97,7 +97,7 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
         : ctx.path.startsWith(`${CURRENT_PREFIX}/`)
           ? ctx.path.slice(CURRENT_PREFIX.length)
           : ctx.path;
-    if (!decodable(path)) {
+    if (!decodablePath(path)) {
       throw new DomainError('invalid_request', 'The path is not valid percent-encoding.', {
         violations: [{ pointer: '/path', message: 'must be valid percent-encoded UTF-8' }],
       });
@@ -118,7 +118,7 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
 
 /** The real handlers: validated, authenticated input in, a typed reply out. */
 function registerHandlers(backend: OpenAPI31Backend, options: ServerOptions): void {
-  const cursors = cursorSigner(options.signingKey);
+  const cursors = cursorSigner(options.tokens.signingKey);
   for (const [operationId, handler] of Object.entries(handlers)) {
     backend.register(operationId, async (c: OperationContext, ctx: AppContext) => {
       ctx.state.operation = operationId;
@@ -162,71 +162,6 @@ export function billingOperationIds(): OperationId[] {
   return ids;
 }
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
-/** The methods the contract serves on this path, for the Allow header of a 405. */
-function allowedMethods(backend: OpenAPI31Backend, path: string): string[] {
-  return METHODS.filter((method) => backend.matchOperation({ method, path, headers: {} }));
-}
-
-function decodable(path: string): boolean {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** NUL and unpaired surrogates are refused in every text the request carries, before any handler. */
-function rejectUnstorableText(c: OperationContext): void {
-  const violation =
-    findUnstorableText(c.request.requestBody, '/body') ??
-    findUnstorableText(c.request.params, '/path') ??
-    findUnstorableText(c.request.query, '/query');
-  if (violation) {
-    throw new DomainError('invalid_request', 'Text must be valid Unicode without NUL characters.', {
-      violations: [violation],
-    });
-  }
-}
-
-function hasUnreadableBody(ctx: AppContext): boolean {
-  const hasBody = Number(ctx.get('content-length') || 0) > 0 || Boolean(ctx.get('transfer-encoding'));
-  return hasBody && ['POST', 'PATCH', 'PUT'].includes(ctx.method) && !ctx.is('application/json');
-}
-
-const COMBINATORS = new Set(['oneOf', 'anyOf']);
-
-/**
- * For a oneOf/anyOf that failed, Ajv reports the errors of every alternative; a current-form
- * invoice would be told it lacks `invoiceId`. Keep only the alternative the request came closest
- * to (fewest errors), so the violations describe what the caller meant to send.
- */
-function closestAlternatives(errors: ErrorObject[]): ErrorObject[] {
-  let kept = errors;
-  const settled = new Set<ErrorObject>();
-  for (const summary of errors.filter((error) => COMBINATORS.has(error.keyword))) {
-    const prefix = `${summary.schemaPath}/`;
-    const branches = new Map<string, number>();
-    for (const error of kept) {
-      if (!error.schemaPath.startsWith(prefix)) continue;
-      const branch = error.schemaPath.slice(prefix.length).split('/')[0];
-      branches.set(branch, (branches.get(branch) ?? 0) + 1);
-    }
-    if (branches.size < 2) continue;
-    const ranked = [...branches.entries()].sort((a, b) => a[1] - b[1]);
-    const [closest] = ranked[0];
-    kept = kept.filter(
-      (error) => !error.schemaPath.startsWith(prefix) || error.schemaPath.startsWith(`${prefix}${closest}/`),
-    );
-    // A body form clearly meant (the contract reports violations against that form only): the
-    // summary adds nothing. Nested choices such as a user {id} | {external_id} keep theirs.
-    if (ranked[0][1] < ranked[1][1] && /^(\/requestBody)?$/.test(summary.instancePath)) settled.add(summary);
-  }
-  return kept.filter((error) => !settled.has(error));
-}
-
 // Money fields of the contract, by property name: all of them are integer strings.
 const AMOUNT_FIELDS = new Set(['amount', 'unit_price', 'new_amount', 'old_amount']);
 
@@ -234,26 +169,4 @@ const AMOUNT_FIELDS = new Set(['amount', 'unit_price', 'new_amount', 'old_amount
 function isMalformedAmount(error: ErrorObject): boolean {
   const field = error.instancePath.split('/').pop() ?? '';
   return AMOUNT_FIELDS.has(field) && ['type', 'pattern', 'maxLength', 'minLength'].includes(error.keyword);
-}
-
-/** An Ajv error as a JSON pointer into the request (`/body/...`, `/query/...`, `/path/...`). */
-function toViolation(error: ErrorObject): Violation {
-  let pointer = error.instancePath.replace(/^\/requestBody/, '/body');
-  if (error.keyword === 'required') pointer += `/${escapePointer(String(error.params.missingProperty))}`;
-  if (error.keyword === 'additionalProperties') pointer += `/${escapePointer(String(error.params.additionalProperty))}`;
-  if (error.keyword === 'parse') pointer = '/body';
-  let message = error.message ?? 'is invalid';
-  if (error.keyword === 'additionalProperties') message = 'is not a known property';
-  if (
-    error.keyword === 'enum' &&
-    Array.isArray(error.params.allowedValues) &&
-    error.params.allowedValues.length <= 10
-  ) {
-    message = `must be one of: ${error.params.allowedValues.join(', ')}`;
-  }
-  return { pointer: pointer || '/', message };
-}
-
-function escapePointer(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }

@@ -7,13 +7,27 @@ const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
 
+/** A hash for a secret a person chose (BOOTSTRAP_CLIENT_SECRET): slow, so guessing it stays costly. */
 export function hashSecret(secret: string): string {
   const salt = randomBytes(16);
   const hash = scryptSync(secret, salt, KEY_LENGTH, { N, r: R, p: P });
   return ['scrypt', N, R, P, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
+/**
+ * A hash for a secret Tally generated (newClientSecret: 256 random bits). Nothing can be guessed
+ * about such a secret, so a slow KDF buys nothing; a plain SHA-256 keeps client creation and the
+ * first token fetch at microseconds (the sandbox creates a workspace and client per test).
+ */
+export function hashGeneratedSecret(secret: string): string {
+  return `sha256$${createHash('sha256').update(secret).digest('base64url')}`;
+}
+
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+  if (stored.startsWith('sha256$')) {
+    const expected = Buffer.from(stored.slice('sha256$'.length), 'base64url');
+    return expected.length === 32 && timingSafeEqual(createHash('sha256').update(secret).digest(), expected);
+  }
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');

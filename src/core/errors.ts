@@ -1,7 +1,11 @@
 import type { components } from '../../generated/billing.js';
+import type { components as sandbox } from '../../generated/sandbox.js';
 
 /** The closed error catalogue of spec/billing.openapi.yaml (`ErrorCode`), shared by REST and GraphQL. */
-export type ErrorCode = components['schemas']['ErrorCode'];
+export type ApiErrorCode = components['schemas']['ErrorCode'];
+type SandboxErrorCode = sandbox['schemas']['SandboxErrorCode'];
+/** Every code Tally answers: the APIs' catalogue and the sandbox admin API's own codes. */
+export type ErrorCode = ApiErrorCode | SandboxErrorCode;
 
 type CodeInfo = { status: number; retryable: boolean };
 
@@ -66,7 +70,18 @@ export const ERROR_CATALOGUE = {
   graphql_parse_failed: { status: 400, retryable: false },
   graphql_validation_failed: { status: 400, retryable: false },
   query_too_complex: { status: 400, retryable: false },
-} as const satisfies Record<ErrorCode, CodeInfo>;
+} as const satisfies Record<ApiErrorCode, CodeInfo>;
+
+/** The codes only the sandbox admin API answers (spec/sandbox.openapi.yaml `SandboxErrorCode`). */
+export const SANDBOX_ERROR_CATALOGUE = {
+  workspace_not_found: { status: 404, retryable: false },
+  snapshot_not_found: { status: 404, retryable: false },
+  snapshot_exists: { status: 409, retryable: false },
+  snapshot_outdated: { status: 409, retryable: false },
+  fault_not_found: { status: 404, retryable: false },
+} as const satisfies Record<Exclude<SandboxErrorCode, ApiErrorCode>, CodeInfo>;
+
+const EVERY_CODE: Record<ErrorCode, CodeInfo> = { ...ERROR_CATALOGUE, ...SANDBOX_ERROR_CATALOGUE };
 
 export type Violation = { pointer: string; message: string };
 
@@ -83,10 +98,10 @@ export class DomainError extends Error {
   }
 
   get status(): number {
-    return ERROR_CATALOGUE[this.code].status;
+    return EVERY_CODE[this.code].status;
   }
 
   get retryable(): boolean {
-    return ERROR_CATALOGUE[this.code].retryable;
+    return EVERY_CODE[this.code].retryable;
   }
 }

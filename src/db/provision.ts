@@ -1,4 +1,4 @@
-import { hashSecret, newClientId, newClientSecret, verifySecret } from '../core/credentials.js';
+import { hashGeneratedSecret, hashSecret, newClientId, newClientSecret, verifySecret } from '../core/credentials.js';
 import { newId } from '../core/ids.js';
 import type { Db, Sql } from './sql.js';
 import { countClients, findClient, insertClient, insertWorkspace, updateClientSecret } from './workspaces.js';
@@ -20,7 +20,7 @@ export async function createClient(
   await insertClient(db, {
     clientId,
     workspaceId,
-    secretHash: hashSecret(clientSecret),
+    secretHash: options.clientSecret === undefined ? hashGeneratedSecret(clientSecret) : hashSecret(clientSecret),
     name: options.name ?? clientId,
   });
   return { workspaceId, clientId, clientSecret };

@@ -19,11 +19,17 @@ export class BearerRefusal extends DomainError {
   }
 }
 
+/**
+ * How bearer tokens are checked: the key they are signed with and, in the sandbox, the workspaces
+ * whose tokens no longer count (deleted ones: a token is stateless, so it outlives its workspace).
+ */
+export type BearerTokens = { signingKey: Buffer; revoked?: (workspaceId: string) => boolean };
+
 const invalidToken = (description: string) => `Bearer error="invalid_token", error_description="${description}"`;
 
 /** The caller named by an `Authorization: Bearer` header with a valid, unexpired token. */
-export function callerOf(authorization: string | undefined, signingKey: Buffer): Caller | undefined {
-  const checked = checkBearer(authorization, signingKey);
+export function callerOf(authorization: string | undefined, tokens: BearerTokens): Caller | undefined {
+  const checked = checkBearer(authorization, tokens);
   return 'caller' in checked ? checked.caller : undefined;
 }
 
@@ -34,17 +40,18 @@ export function callerOf(authorization: string | undefined, signingKey: Buffer):
  */
 export function checkBearer(
   authorization: string | undefined,
-  signingKey: Buffer,
+  tokens: BearerTokens,
 ): { caller: Caller } | { refusal: BearerRefusal } {
   const header = authorization ?? '';
   if (!BEARER_SCHEME.test(header)) return { refusal: missingToken() };
   const match = BEARER.exec(header);
   const checked = match
-    ? checkToken(match[1], signingKey, Math.floor(Date.now() / 1000))
+    ? checkToken(match[1], tokens.signingKey, Math.floor(Date.now() / 1000))
     : { refused: 'invalid' as const };
-  if ('claims' in checked)
-    return { caller: { workspaceId: checked.claims.workspaceId, clientId: checked.claims.clientId } };
-  if (checked.refused === 'expired') {
+  if ('claims' in checked) {
+    const { workspaceId, clientId } = checked.claims;
+    if (!tokens.revoked?.(workspaceId)) return { caller: { workspaceId, clientId } };
+  } else if (checked.refused === 'expired') {
     return {
       refusal: new BearerRefusal(
         'token_expired',
@@ -63,8 +70,8 @@ export function checkBearer(
 }
 
 /** The error answering a request whose bearer check failed (see checkBearer). */
-export function bearerRefusal(authorization: string | undefined, signingKey: Buffer): BearerRefusal {
-  const checked = checkBearer(authorization, signingKey);
+export function bearerRefusal(authorization: string | undefined, tokens: BearerTokens): BearerRefusal {
+  const checked = checkBearer(authorization, tokens);
   return 'refusal' in checked ? checked.refusal : missingToken();
 }
 

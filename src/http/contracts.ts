@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import type { AppState } from './context.js';
 
 export const OPENAPI_PATH = new URL('../../spec/billing.openapi.yaml', import.meta.url);
+export const SANDBOX_OPENAPI_PATH = new URL('../../spec/sandbox.openapi.yaml', import.meta.url);
 export const SDL_PATH = new URL('../../spec/ledger.graphql', import.meta.url);
 
 /** Serves a contract file read once at start; clients and codegen fetch them from the server. */
@@ -19,12 +20,12 @@ const SPEC_ORIGIN = 'http://localhost:8080';
 const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /**
- * Serves the billing contract naming the base URL the caller reached (or PUBLIC_URL behind a
+ * Serves an OpenAPI contract (billing's by default) naming the base URL the caller reached (or PUBLIC_URL behind a
  * proxy) in `servers` and the OAuth2 token URL, so a client generated from it points here.
  * A Host header that is not a plain host[:port] falls back to the file's own URLs.
  */
-export function serveOpenApi(publicUrl: string | undefined): Middleware<AppState> {
-  const text = fs.readFileSync(OPENAPI_PATH, 'utf8');
+export function serveOpenApi(publicUrl: string | undefined, file: URL = OPENAPI_PATH): Middleware<AppState> {
+  const text = fs.readFileSync(file, 'utf8');
   return (ctx) => {
     const base = publicUrl ?? (SAFE_HOST.test(ctx.host) ? `${ctx.protocol}://${ctx.host}` : SPEC_ORIGIN);
     ctx.type = 'application/yaml; charset=utf-8';

@@ -13,19 +13,27 @@ const require = createRequire(import.meta.url);
 // The package's exports do not name its browser bundle: find it beside the main entry.
 const SCRIPT_PATH = path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
 
-const CONFIGURATION = JSON.stringify({
-  telemetry: false,
-  withDefaultFonts: false,
-  hideClientButton: true,
-  persistAuth: false,
-  agent: { disabled: true },
-  mcp: { disabled: true },
-  showDeveloperTools: 'never',
-  defaultOpenAllTags: true,
-  metaData: { title: 'Tally billing API' },
-}).replaceAll('"', '&quot;');
+const configuration = (sandbox: boolean) =>
+  JSON.stringify({
+    telemetry: false,
+    withDefaultFonts: false,
+    hideClientButton: true,
+    persistAuth: false,
+    agent: { disabled: true },
+    mcp: { disabled: true },
+    showDeveloperTools: 'never',
+    defaultOpenAllTags: true,
+    metaData: { title: 'Tally billing API' },
+    // With the sandbox on, its admin contract is a second document, picked from the page's menu.
+    ...(sandbox && {
+      sources: [
+        { title: 'Billing API', slug: 'billing', url: '/openapi.yaml' },
+        { title: 'Sandbox admin API', slug: 'sandbox', url: '/sandbox/openapi.yaml' },
+      ],
+    }),
+  }).replaceAll('"', '&quot;');
 
-const PAGE = `<!doctype html>
+const page = (sandbox: boolean) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -34,18 +42,22 @@ const PAGE = `<!doctype html>
   <link rel="icon" href="data:,">
 </head>
 <body>
-  <script id="api-reference" data-url="/openapi.yaml" data-configuration="${CONFIGURATION}"></script>
+  <script id="api-reference"${sandbox ? '' : ' data-url="/openapi.yaml"'} data-configuration="${configuration(sandbox)}"></script>
   <script src="/docs/scalar.js"></script>
 </body>
 </html>
 `;
 
-export const docsPage: Middleware<AppState> = (ctx) => {
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Security-Policy', PAGE_POLICY);
-  ctx.set('Cache-Control', 'no-cache');
-  ctx.body = PAGE;
-};
+/** The reference page: the billing contract, and the sandbox admin contract when the sandbox is on. */
+export function docsPage(options: { sandbox: boolean }): Middleware<AppState> {
+  const body = page(options.sandbox);
+  return (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Content-Security-Policy', PAGE_POLICY);
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = body;
+  };
+}
 
 let script: Buffer | undefined;
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingOperationIds } from '../../src/billing/api.js';
 import { handlers } from '../../src/billing/handlers.js';
-import { OpenAPI31Backend } from '../../src/billing/openapi31Backend.js';
+import { OpenAPI31Backend } from '../../src/http/openapi31Backend.js';
 import { issueToken } from '../../src/core/tokens.js';
 import { tokenSigningKey } from '../../src/db/workspaces.js';
 import { normalize } from '../support/normalize.js';

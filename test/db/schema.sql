@@ -351,6 +351,15 @@ create table products (
   request_hash text
 );
 
+create table sandbox_snapshots (
+  workspace_id text not null,
+  name text not null,
+  id text not null,
+  layout text not null,
+  row_count bigint not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, clock_timestamp()) not null
+);
+
 create table server_secrets (
   name text not null,
   value bytea not null,
@@ -394,6 +403,7 @@ alter table payment_flows add constraint payment_flows_pkey PRIMARY KEY (workspa
 alter table payments add constraint payments_pkey PRIMARY KEY (workspace_id, id);
 alter table product_roles add constraint product_roles_pkey PRIMARY KEY (workspace_id, product_id, relation, role_id);
 alter table products add constraint products_pkey PRIMARY KEY (workspace_id, id);
+alter table sandbox_snapshots add constraint sandbox_snapshots_pkey PRIMARY KEY (workspace_id, name);
 alter table server_secrets add constraint server_secrets_pkey PRIMARY KEY (name);
 alter table workspaces add constraint workspaces_pkey PRIMARY KEY (id);
 alter table allocations add constraint allocations_position_key UNIQUE (workspace_id, transaction_id, "position");
@@ -414,6 +424,7 @@ alter table payment_accounts add constraint payment_accounts_user_currency_key U
 alter table payment_flows add constraint payment_flows_external_id_key UNIQUE (workspace_id, external_id);
 alter table payments add constraint payments_position_key UNIQUE (workspace_id, flow_id, "position");
 alter table products add constraint products_code_key UNIQUE (workspace_id, code);
+alter table sandbox_snapshots add constraint sandbox_snapshots_id_key UNIQUE (id);
 alter table allocations add constraint allocations_amount_check CHECK ((amount >= (0)::numeric));
 alter table allocations add constraint allocations_type_check CHECK ((type = ANY (ARRAY['invoice_payin'::text, 'invoice_payout'::text])));
 alter table billing_transactions add constraint billing_transactions_check CHECK (((allocated >= (0)::numeric) AND (allocated <= abs(amount))));
@@ -467,6 +478,7 @@ alter table payments add constraint payments_workspace_id_payment_account_id_fke
 alter table product_roles add constraint product_roles_workspace_id_product_id_fkey FOREIGN KEY (workspace_id, product_id) REFERENCES products(workspace_id, id);
 alter table product_roles add constraint product_roles_workspace_id_role_id_fkey FOREIGN KEY (workspace_id, role_id) REFERENCES billing_roles(workspace_id, id);
 alter table products add constraint products_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table sandbox_snapshots add constraint sandbox_snapshots_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
 
 CREATE INDEX allocations_invoice_idx ON public.allocations USING btree (workspace_id, invoice_id);
 CREATE INDEX api_clients_workspace_idx ON public.api_clients USING btree (workspace_id);

@@ -1,7 +1,7 @@
 import { buildSchema, Kind, OperationTypeNode, parse, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/billing/api.js';
-import { OpenAPI31Backend } from '../../src/billing/openapi31Backend.js';
+import { OpenAPI31Backend } from '../../src/http/openapi31Backend.js';
 import { gql } from '../support/graphql.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 

@@ -12,13 +12,13 @@ import { parse as parseYaml } from 'yaml';
 const root = path.resolve(import.meta.dirname, '../..');
 
 describe('generated/ is up to date with spec/', () => {
-  it('generated/billing.ts matches openapi-typescript output', () => {
+  it.each(['billing', 'sandbox'])('generated/%s.ts matches openapi-typescript output', (contract) => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-gen-'));
     try {
-      const out = path.join(folder, 'billing.ts');
+      const out = path.join(folder, `${contract}.ts`);
       execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'),
-        ['spec/billing.openapi.yaml', '-o', out, '--alphabetize'], { cwd: root, stdio: 'pipe' });
-      expect(fs.readFileSync(path.join(root, 'generated/billing.ts'), 'utf8')).toBe(fs.readFileSync(out, 'utf8'));
+        [`spec/${contract}.openapi.yaml`, '-o', out, '--alphabetize'], { cwd: root, stdio: 'pipe' });
+      expect(fs.readFileSync(path.join(root, `generated/${contract}.ts`), 'utf8')).toBe(fs.readFileSync(out, 'utf8'));
     } finally {
       fs.rmSync(folder, { recursive: true, force: true }); // a test run leaves nothing in /tmp
     }

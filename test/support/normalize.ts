@@ -3,7 +3,12 @@ import { ID_PATTERN } from '../../src/core/ids.js';
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 // Values that differ on every run by design: compared by presence, not by content.
-const VOLATILE_KEYS: Record<string, string> = { access_token: '<token>', clientSecret: '<secret>' };
+const VOLATILE_KEYS: Record<string, string> = {
+  access_token: '<token>',
+  clientSecret: '<secret>',
+  client_secret: '<secret>',
+  client_id: '<client id>',
+};
 // Per-request values that examples may leave out.
 const DROPPED_KEYS = new Set(['request_id']);
 

@@ -10,6 +10,9 @@ import { createLogger, silentLogger } from '../../src/observability/log.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { fetchToken } from './token.js';
 
+/** The admin token of test servers started with the sandbox on (`sandbox: { adminToken: ADMIN_TOKEN }`). */
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
 export type TestWorkspace = { workspaceId: string; clientId: string; clientSecret: string; token: string };
 
 export type TestServer = {

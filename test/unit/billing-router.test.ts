@@ -1,7 +1,7 @@
 import { OpenAPIRouter, type Document } from 'openapi-backend';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/billing/api.js';
-import { OpenAPI31Backend } from '../../src/billing/openapi31Backend.js';
+import { OpenAPI31Backend } from '../../src/http/openapi31Backend.js';
 
 // The billing router is compiled once from the contract; it must answer exactly what
 // openapi-backend's own router answers, for every route of the contract and for paths it lacks.

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyTagOps, checkTagList, type Tag, type TagOps } from '../../src/core/billingTags.js';
-import { ERROR_CATALOGUE } from '../../src/core/errors.js';
+import { ERROR_CATALOGUE, type ApiErrorCode } from '../../src/core/errors.js';
 import { refusalOf } from '../support/domainErrors.js';
 
 // Tags of invoices, line items and transactions: keys unique within a list; TagOps name each key at
@@ -57,7 +57,11 @@ describe('checkTagList', () => {
         '/body/line_items/1/tags',
       ),
     );
-    expect([error.code, ERROR_CATALOGUE[error.code].status, error.message]).toEqual(['invalid_request', 400, CONTRACT]);
+    expect([error.code, ERROR_CATALOGUE[error.code as ApiErrorCode].status, error.message]).toEqual([
+      'invalid_request',
+      400,
+      CONTRACT,
+    ]);
     expect(error.details).toEqual({
       violations: [
         { pointer: '/body/line_items/1/tags/2/key', message: 'repeats the key a' },

@@ -1,7 +1,14 @@
 import { scryptSync } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashSecret, newClientId, newClientSecret, secretVerifier, verifySecret } from '../../src/core/credentials.js';
+import {
+  hashGeneratedSecret,
+  hashSecret,
+  newClientId,
+  newClientSecret,
+  secretVerifier,
+  verifySecret,
+} from '../../src/core/credentials.js';
 
 // scrypt$N$r$p$salt$hash, salt and hash in base64url: 16 bytes of salt, 32 of hash.
 const STORED = /^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/;
@@ -13,6 +20,16 @@ describe('client secrets', () => {
     expect(stored).not.toContain('s3cret');
     expect(await verifySecret('s3cret', stored)).toBe(true);
     expect(await verifySecret('s3cret!', stored)).toBe(false);
+  });
+
+  it('hashes a generated secret with SHA-256 and still verifies only that secret', async () => {
+    const secret = newClientSecret();
+    const stored = hashGeneratedSecret(secret);
+    expect(stored).toMatch(/^sha256\$[A-Za-z0-9_-]{43}$/);
+    expect(stored).not.toContain(secret);
+    expect(await verifySecret(secret, stored)).toBe(true);
+    expect(await verifySecret(`${secret}x`, stored)).toBe(false);
+    expect(await verifySecret(secret, 'sha256$short')).toBe(false);
   });
 
   it('remembers a proven secret only for the stored hash it was proven against', async () => {

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { DomainError, ERROR_CATALOGUE, type ErrorCode } from '../../src/core/errors.js';
+import {
+  DomainError,
+  ERROR_CATALOGUE,
+  SANDBOX_ERROR_CATALOGUE,
+  type ApiErrorCode as ErrorCode,
+} from '../../src/core/errors.js';
 
 // The catalogue is the one table both APIs answer from: its codes, statuses and retry flags must be
 // those the contract's ErrorCode table states, row for row, and a DomainError must carry them.
@@ -47,6 +52,16 @@ describe('the error catalogue', () => {
     expect(ERROR_CATALOGUE.not_implemented).toEqual({ status: 501, retryable: false });
     expect(ERROR_CATALOGUE.deadline_exceeded).toEqual({ status: 503, retryable: true });
     expect(ERROR_CATALOGUE.entry_unbalanced).toEqual({ status: 400, retryable: false });
+  });
+
+  it("adds the sandbox admin API's own codes, each once, and the sandbox contract lists no code Tally lacks", () => {
+    const sandbox = parse(readFileSync(new URL('../../spec/sandbox.openapi.yaml', import.meta.url), 'utf8'));
+    const sandboxCodes: string[] = sandbox.components.schemas.SandboxErrorCode.enum;
+    const own = Object.keys(SANDBOX_ERROR_CATALOGUE);
+    expect(own.filter((code) => code in ERROR_CATALOGUE)).toEqual([]);
+    expect(sandboxCodes.filter((code) => !(code in ERROR_CATALOGUE) && !own.includes(code))).toEqual([]);
+    expect(new DomainError('snapshot_exists', 'taken').status).toBe(409);
+    expect(new DomainError('workspace_not_found', 'gone').status).toBe(404);
   });
 });
 

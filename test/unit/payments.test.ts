@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CATALOGUE } from '../../src/core/errors.js';
+import { ERROR_CATALOGUE, type ApiErrorCode } from '../../src/core/errors.js';
 import {
   checkPlainAmount,
   findPaymentType,
@@ -42,7 +42,7 @@ describe('findPaymentType', () => {
 
   it('refuses an unknown type, an unknown version and an archived version with payment_type_not_found', () => {
     const archived = refusalOf(() => findPaymentType(types, 'deposit', 3));
-    expect([archived.code, ERROR_CATALOGUE[archived.code].status, archived.message]).toEqual([
+    expect([archived.code, ERROR_CATALOGUE[archived.code as ApiErrorCode].status, archived.message]).toEqual([
       'payment_type_not_found',
       400,
       "The ledger's schema has no payment type deposit version 3.",

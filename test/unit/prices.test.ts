@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CATALOGUE } from '../../src/core/errors.js';
+import { ERROR_CATALOGUE, type ApiErrorCode } from '../../src/core/errors.js';
 import { INT96_MAX } from '../../src/core/money.js';
 import { checkAmount, resolvePrice, resolvePriceUpdate } from '../../src/core/prices.js';
 import { refusalOf } from '../support/domainErrors.js';
@@ -33,7 +33,7 @@ describe('checkAmount', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: INT96_MAX + 1n, max: 1n << 200n }), fc.boolean(), (magnitude, negative) => {
         const error = refusalOf(() => checkAmount((negative ? -magnitude : magnitude).toString(), '/body/amount'));
-        expect([error.code, ERROR_CATALOGUE[error.code].status]).toEqual(['invalid_amount', 400]);
+        expect([error.code, ERROR_CATALOGUE[error.code as ApiErrorCode].status]).toEqual(['invalid_amount', 400]);
       }),
     );
     const error = refusalOf(() => checkAmount((INT96_MAX + 1n).toString(), '/body/allocations/2/amount'));
@@ -74,7 +74,7 @@ describe('resolvePrice (new line items)', () => {
 
   it('answers the contract example of a wrong amount with invalid_price at the price object', () => {
     const error = refusalOf(() => resolvePrice({ amount: '2600', unit_price: '1250', quantity: 2 }, undefined, AT));
-    expect([error.code, ERROR_CATALOGUE[error.code].status, error.message]).toEqual([
+    expect([error.code, ERROR_CATALOGUE[error.code as ApiErrorCode].status, error.message]).toEqual([
       'invalid_price',
       400,
       PRICE_MESSAGE,

@@ -1,12 +1,12 @@
 import type { Middleware } from 'koa';
-import { checkBearer } from '../../http/bearerAuth.js';
+import { checkBearer, type BearerTokens } from '../../http/bearerAuth.js';
 import type { AppState } from '../../http/context.js';
 import type { InFlightLimiter } from '../../http/inFlight.js';
 
 /** Bearer auth and admission for /graphql; failures are thrown for graphqlErrors to render. */
-export function graphqlAuth(signingKey: Buffer, limiter: InFlightLimiter): Middleware<AppState> {
+export function graphqlAuth(tokens: BearerTokens, limiter: InFlightLimiter): Middleware<AppState> {
   return async (ctx, next) => {
-    const checked = checkBearer(ctx.get('authorization'), signingKey);
+    const checked = checkBearer(ctx.get('authorization'), tokens);
     if ('refusal' in checked) throw checked.refusal;
     ctx.state.caller = checked.caller;
     limiter.admit(ctx);

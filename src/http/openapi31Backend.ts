@@ -25,6 +25,11 @@ export class OpenAPI31Backend extends OpenAPIBackend<Document> {
     return this.definition;
   }
 
+  /** The methods the contract serves on this path, for the Allow header of a 405. */
+  allowedMethods(path: string): string[] {
+    return METHODS.filter((method) => this.matchOperation({ method, path, headers: {} }));
+  }
+
   override async init(): Promise<this> {
     await super.init();
     compileRouter(this.router);
@@ -32,6 +37,8 @@ export class OpenAPI31Backend extends OpenAPIBackend<Document> {
     return this;
   }
 }
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 type Router = OpenAPIBackend<Document>['router'];
 type ParsedRequest = ReturnType<Router['parseRequest']>;

@@ -1,0 +1,111 @@
+import { newId } from '../core/ids.js';
+import { DomainError } from '../core/errors.js';
+import { createClient, createWorkspace, type Credential } from '../db/provision.js';
+import {
+  deleteAllSnapshots,
+  deleteSnapshot,
+  ensureShadowTables,
+  listSnapshots,
+  restoreSnapshot,
+  saveSnapshot,
+  type SnapshotRow,
+} from '../db/sandbox/snapshots.js';
+import { deleteWorkspaceData } from '../db/sandbox/workspaceData.js';
+import { readWorkspaceTables, type WorkspaceTables } from '../db/sandbox/workspaceTables.js';
+import type { Db, Sql } from '../db/sql.js';
+import { findWorkspace, listWorkspaces, type WorkspaceRow } from '../db/workspaces.js';
+import type { Revocations } from './revocations.js';
+
+/** The sandbox's operations on workspaces, each acting on the one workspace it names. */
+export type SandboxStore = ReturnType<typeof sandboxStore>;
+
+export function sandboxStore(sql: Sql, revocations: Revocations) {
+  // Read on first use, then kept: the schema does not change while the process runs.
+  let layout: Promise<WorkspaceTables> | undefined;
+  const tables = () =>
+    (layout ??= (async () => {
+      const read = await readWorkspaceTables(sql);
+      await ensureShadowTables(sql, read.tables);
+      return read;
+    })().catch((error: unknown) => {
+      layout = undefined; // a failed read (database away) is tried again by the next call
+      throw error;
+    }));
+
+  return {
+    async createWorkspace(name: string): Promise<{ workspace: WorkspaceRow; client: Credential }> {
+      return sql.begin(async (tx) => {
+        const id = await createWorkspace(tx, name);
+        const client = await createClient(tx, id, { name: 'sandbox' });
+        return { workspace: await existing(tx, id), client };
+      });
+    },
+
+    listWorkspaces: () => listWorkspaces(sql),
+
+    getWorkspace: (workspaceId: string) => existing(sql, workspaceId),
+
+    /** Everything the workspace holds, its clients and snapshots included; its tokens stop working. */
+    async deleteWorkspace(workspaceId: string): Promise<void> {
+      const { tables: data } = await tables();
+      await sql.begin(async (tx) => {
+        await lockWorkspace(tx, workspaceId);
+        await deleteAllSnapshots(tx, data, workspaceId);
+        await deleteWorkspaceData(tx, data, workspaceId);
+        await tx`delete from api_clients where workspace_id = ${workspaceId}`;
+        await tx`delete from workspaces where id = ${workspaceId}`;
+      });
+      revocations.revoke(workspaceId);
+    },
+
+    async resetWorkspace(workspaceId: string): Promise<WorkspaceRow> {
+      const { tables: data } = await tables();
+      return sql.begin<WorkspaceRow>(async (tx) => {
+        const workspace = await lockWorkspace(tx, workspaceId);
+        await deleteWorkspaceData(tx, data, workspaceId);
+        return workspace;
+      });
+    },
+
+    async saveSnapshot(workspaceId: string, name: string, replace: boolean): Promise<SnapshotRow> {
+      await existing(sql, workspaceId);
+      return saveSnapshot(sql, await tables(), workspaceId, name, { id: newId('snap'), replace });
+    },
+
+    async listSnapshots(workspaceId: string): Promise<SnapshotRow[]> {
+      await existing(sql, workspaceId);
+      return listSnapshots(sql, workspaceId);
+    },
+
+    async restoreSnapshot(workspaceId: string, name: string): Promise<SnapshotRow> {
+      const current = await tables();
+      return sql.begin<SnapshotRow>(async (tx) => {
+        await lockWorkspace(tx, workspaceId);
+        return restoreSnapshot(tx, current, workspaceId, name);
+      });
+    },
+
+    async deleteSnapshot(workspaceId: string, name: string): Promise<SnapshotRow> {
+      await existing(sql, workspaceId);
+      return deleteSnapshot(sql, (await tables()).tables, workspaceId, name);
+    },
+  };
+}
+
+async function existing(db: Db, workspaceId: string): Promise<WorkspaceRow> {
+  const workspace = await findWorkspace(db, workspaceId);
+  if (!workspace) throw new DomainError('workspace_not_found', `No workspace has the id ${workspaceId}.`);
+  return workspace;
+}
+
+/**
+ * Takes the workspace row, so resets, restores and deletes of one workspace run one at a time.
+ * FOR NO KEY UPDATE leaves the workspace's own writes (which only reference the row) unblocked.
+ */
+async function lockWorkspace(tx: Db, workspaceId: string): Promise<WorkspaceRow> {
+  const [workspace] = await tx<WorkspaceRow[]>`
+    /* lockWorkspace */
+    select id, name, created from workspaces where id = ${workspaceId} for no key update`;
+  if (!workspace) throw new DomainError('workspace_not_found', `No workspace has the id ${workspaceId}.`);
+  return workspace;
+}
