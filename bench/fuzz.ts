@@ -42,7 +42,8 @@ const verdicts = {
   'p99 latency under 1 s': report.latencyMs.p99 < 1000,
   'every billing operation and GraphQL root field reached':
     report.coverage.restOperationsHit === report.coverage.restOperations &&
-    report.coverage.graphqlFieldsHit === report.coverage.graphqlFields,
+    report.coverage.graphqlFieldsHit === report.coverage.graphqlFields &&
+    report.coverage.sandboxOperationsHit === report.coverage.sandboxOperations,
 };
 const table = (counts: Record<string, number>) =>
   Object.entries(counts)
@@ -59,7 +60,8 @@ const markdown = [
     `Server RSS: ${report.rssMiB.start} MiB after warm-up, ${report.rssMiB.end} MiB at the end, ${report.rssMiB.max} MiB at most.`,
   '',
   `Coverage: ${report.coverage.restOperationsHit}/${report.coverage.restOperations} billing operations (both route forms), ` +
-    `${report.coverage.graphqlFieldsHit}/${report.coverage.graphqlFields} GraphQL root fields.`,
+    `${report.coverage.graphqlFieldsHit}/${report.coverage.graphqlFields} GraphQL root fields, ` +
+    `${report.coverage.sandboxOperationsHit}/${report.coverage.sandboxOperations} sandbox admin operations.`,
   '',
   '| Status | Requests |',
   '|---|---:|',

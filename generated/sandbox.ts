@@ -58,6 +58,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{workspace_id}/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a workspace's fault rules
+         * @description The rules in the order they are tried, each with how often it has matched so far; spent rules (count reached) are gone.
+         */
+        get: operations["listSandboxFaults"];
+        put?: never;
+        /**
+         * Add a fault rule
+         * @description Adds a rule after the workspace's existing ones; requests of its clients that match it fail, slow down or lose their connection as it says.
+         */
+        post: operations["createSandboxFault"];
+        /**
+         * Clear every fault rule of a workspace
+         * @description Removes all the workspace's rules; its requests behave normally again.
+         */
+        delete: operations["clearSandboxFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspace_id}/faults/{fault_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule's id. */
+                fault_id: string;
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a fault rule
+         * @description Removes one rule; the others stay.
+         */
+        delete: operations["deleteSandboxFault"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{workspace_id}/reset": {
         parameters: {
             query?: never;
@@ -201,6 +257,61 @@ export interface components {
                 deleted: true;
                 id: string;
             };
+        };
+        DropFault: {
+            /** @constant */
+            type: "drop";
+            /**
+             * @description `before`: nothing runs. `after_commit`: the request runs and commits, then the connection closes without an answer.
+             * @enum {string}
+             */
+            when: "before" | "after_commit";
+        };
+        ErrorFault: {
+            /** @description A code of the error catalogue (the billing contract's `ErrorCode`), for example `service_unavailable`, `too_many_requests`, `internal_error` or `entry_condition_failed`. */
+            code: string;
+            /** @description The `Retry-After` of a retryable answer; 1 when absent. */
+            retry_after_seconds?: number;
+            /** @constant */
+            type: "error";
+        };
+        /** @description What happens to a matching request. */
+        Fault: components["schemas"]["ErrorFault"] | components["schemas"]["LatencyFault"] | components["schemas"]["DropFault"];
+        FaultRule: {
+            /** @description Matching requests it still applies to; null: every one. */
+            count: number | null;
+            /** Format: date-time */
+            created: string;
+            fault: components["schemas"]["Fault"];
+            id: string;
+            /** @description Requests that got the fault so far. */
+            matched: number;
+            operation: string;
+            probability: number;
+        };
+        FaultRuleCreate: {
+            /** @description How many matching requests the rule applies to; every one when absent. */
+            count?: number;
+            fault: components["schemas"]["Fault"];
+            /** @description A GraphQL root field or a billing operationId, or `*` for every operation. */
+            operation: string;
+            /**
+             * @description The chance that a matching request gets the fault.
+             * @default 1
+             */
+            probability: number;
+        };
+        FaultRuleEnvelope: {
+            data: components["schemas"]["FaultRule"];
+        };
+        FaultRuleListEnvelope: {
+            data: components["schemas"]["FaultRule"][];
+        };
+        LatencyFault: {
+            /** @description Milliseconds the request waits before it runs. */
+            ms: number;
+            /** @constant */
+            type: "latency";
         };
         /**
          * @description The codes this API answers; the billing API's catalogue plus the sandbox's own.
@@ -406,6 +517,133 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WorkspaceNotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listSandboxFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRuleListEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WorkspaceNotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createSandboxFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaultRuleCreate"];
+            };
+        };
+        responses: {
+            /** @description The rule. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRuleEnvelope"];
+                };
+            };
+            /** @description The body does not match FaultRuleCreate, or names a code outside the catalogue. Nothing was added. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WorkspaceNotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    clearSandboxFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules are gone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRuleListEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WorkspaceNotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteSandboxFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule's id. */
+                fault_id: string;
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FaultRuleEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The workspace (`workspace_not_found`) or its rule of this id (`fault_not_found`) does not exist. Nothing was done. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };

@@ -27,9 +27,9 @@ import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './ledger/graphql/d
 import { buildLedgerSchema } from './ledger/graphql/executableSchema.js';
 import { cursorSigner } from './core/cursors.js';
 import { DEFAULT_CORS_ORIGINS } from './config.js';
-import { createSandboxApi } from './sandbox/api.js';
-import { workspaceRevocations } from './sandbox/revocations.js';
-import { sandboxStore } from './sandbox/store.js';
+import { answerFieldFaults } from './sandbox/faultInjection.js';
+import { graphqlFaults } from './sandbox/graphqlFaults.js';
+import { createSandbox } from './sandbox/sandbox.js';
 
 export type AppOptions = {
   sql: Sql;
@@ -61,13 +61,12 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const limiter = inFlightLimiter(options.maxInFlightPerWorkspace ?? DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE);
 
   watchPool(sql, options.databasePoolMax ?? 10);
-  const revocations = options.sandbox ? workspaceRevocations(options.tokenTtlSeconds) : undefined;
-  const tokens: BearerTokens = {
-    signingKey,
-    revoked: revocations && ((workspaceId) => revocations.revoked(workspaceId)),
-  };
+  const sandbox = options.sandbox
+    ? await createSandbox({ sql, adminToken: options.sandbox.adminToken, tokenTtlSeconds: options.tokenTtlSeconds })
+    : undefined;
+  const tokens: BearerTokens = { signingKey, revoked: sandbox?.revoked };
   const router = new Router<AppState>();
-  const ledgerSchema = buildLedgerSchema();
+  const ledgerSchema = sandbox ? answerFieldFaults(buildLedgerSchema()) : buildLedgerSchema();
   // Token and health routes answer under both base URLs of the billing contract, so a client
   // generated for either reaches them.
   router.post(
@@ -100,13 +99,11 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
       ? ctx.redirect('/graphiql')
       : next(),
   );
-  router.all('/graphql', graphqlErrors(log), graphqlAuth(tokens, limiter), requireReadableBody, graphql);
+  const beforeGraphql = [graphqlErrors(log), graphqlAuth(tokens, limiter), requireReadableBody];
+  if (sandbox) beforeGraphql.push(graphqlFaults(sandbox.faults));
+  router.all('/graphql', ...beforeGraphql, graphql);
 
-  const billing = await createBillingApi({ sql, tokens, limiter });
-  const sandbox =
-    options.sandbox && revocations
-      ? await createSandboxApi({ store: sandboxStore(sql, revocations), adminToken: options.sandbox.adminToken })
-      : undefined;
+  const billing = await createBillingApi({ sql, tokens, limiter, faults: sandbox?.faults });
 
   app.use(requestMetrics());
   app.use(requestLog(log));
@@ -122,7 +119,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
       methodNotAllowed,
     }),
   );
-  if (sandbox) app.use(sandbox);
+  if (sandbox) app.use(sandbox.middleware);
   // Whatever the router did not answer is a billing route, or a 404 the billing API explains.
   app.use(billing.middleware);
   return app;

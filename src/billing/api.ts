@@ -17,6 +17,7 @@ import type { InFlightLimiter } from '../http/inFlight.js';
 import type { OperationId } from './handlerTypes.js';
 import { handlers } from './handlers.js';
 import { OpenAPI31Backend } from '../http/openapi31Backend.js';
+import { runWithFault, type RequestFaults } from '../sandbox/faultInjection.js';
 
 const CURRENT_PREFIX = '/billing';
 
@@ -25,7 +26,14 @@ export type BillingApi = { middleware: Middleware<AppState>; backend: OpenAPI31B
 /** How the mock answers a request that passed routing, the bearer check and validation. */
 export type MockAnswer = (operationId: OperationId, c: OperationContext, ctx: AppContext) => Promise<void>;
 
-type ServerOptions = { sql: Sql; tokens: BearerTokens; limiter: InFlightLimiter; mock?: undefined };
+type ServerOptions = {
+  sql: Sql;
+  tokens: BearerTokens;
+  limiter: InFlightLimiter;
+  /** Injected faults (the sandbox), met once the operation and the caller are known. */
+  faults?: RequestFaults;
+  mock?: undefined;
+};
 /** The mock shares routing, validation and error answers with the server; any bearer token passes. */
 type MockOptions = { mock: MockAnswer };
 
@@ -120,8 +128,7 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
 function registerHandlers(backend: OpenAPI31Backend, options: ServerOptions): void {
   const cursors = cursorSigner(options.tokens.signingKey);
   for (const [operationId, handler] of Object.entries(handlers)) {
-    backend.register(operationId, async (c: OperationContext, ctx: AppContext) => {
-      ctx.state.operation = operationId;
+    const serve = async (c: OperationContext, ctx: AppContext) => {
       // openapi-backend has validated these against the operation; the handler's own types say what they hold.
       const { requestBody, params, query } = c.request as { requestBody: unknown; params: unknown; query: unknown };
       const reply = await (handler as (input: unknown) => Promise<{ status: number; body: unknown }>)({
@@ -134,6 +141,12 @@ function registerHandlers(backend: OpenAPI31Backend, options: ServerOptions): vo
       });
       ctx.status = reply.status;
       ctx.body = reply.body;
+    };
+    const { faults } = options;
+    backend.register(operationId, async (c: OperationContext, ctx: AppContext) => {
+      ctx.state.operation = operationId;
+      if (!faults) return serve(c, ctx);
+      await runWithFault(ctx, faults.faultFor(ctx, [operationId])?.fault, () => serve(c, ctx));
     });
   }
 }

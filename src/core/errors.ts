@@ -89,6 +89,8 @@ export type Violation = { pointer: string; message: string };
 export class DomainError extends Error {
   readonly code: ErrorCode;
   readonly details?: { violations?: Violation[] } & Record<string, unknown>;
+  /** The Retry-After of a retryable answer, when not the default 1 (a sandbox fault may choose it). */
+  retryAfterSeconds?: number;
 
   constructor(code: ErrorCode, message: string, details?: DomainError['details']) {
     super(message);

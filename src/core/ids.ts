@@ -22,7 +22,8 @@ export type IdPrefix =
   | 'link'
   | 'xacct'
   | 'tx'
-  | 'snap';
+  | 'snap'
+  | 'fault';
 
 // The random part as two 40-bit halves held in Numbers (exact below 2^53): one BigInt shift per
 // digit was a measurable share of a request that makes a dozen ids.

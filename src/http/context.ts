@@ -1,6 +1,10 @@
 import type { Context, ParameterizedContext } from 'koa';
+import type { DomainError } from '../core/errors.js';
 
 export type Caller = { workspaceId: string; clientId: string };
+
+/** A sandbox fault one GraphQL field of the request answers in-band (sandbox/faultInjection.ts). */
+export type FieldFault = { field: string; error: DomainError };
 
 /** What earlier middleware leaves on `ctx.state` for later middleware and handlers. */
 export type AppState = {
@@ -12,6 +16,8 @@ export type AppState = {
   releaseSlot?: () => void;
   /** The operation served (a billing operationId, `graphql`, a route), for metrics. */
   operation?: string;
+  /** Set by the sandbox's fault injection for the GraphQL endpoint to pass to its resolvers. */
+  fieldFault?: FieldFault;
 };
 
 export type AppContext = ParameterizedContext<AppState, Context>;

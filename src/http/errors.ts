@@ -51,7 +51,7 @@ export function errorResponses(log: Logger, render: ErrorRenderer = restErrorBod
       ctx.set('x-should-retry', String(error.retryable));
       if (error instanceof BearerRefusal) ctx.set('WWW-Authenticate', error.challenge);
       else if (error.code === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer');
-      if (error.retryable && error.status >= 429) ctx.set('Retry-After', '1');
+      if (error.retryable && error.status >= 429) ctx.set('Retry-After', String(error.retryAfterSeconds ?? 1));
     }
   };
 }

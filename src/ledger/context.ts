@@ -1,7 +1,7 @@
 import type { CursorSigner } from '../core/cursors.js';
 import { pager, type Pager } from '../core/pagination.js';
 import type { Sql } from '../db/sql.js';
-import type { Caller } from '../http/context.js';
+import type { Caller, FieldFault } from '../http/context.js';
 import type { Logger } from '../observability/log.js';
 import { listItemBudget } from './graphql/documentLimits.js';
 import type { PostingGroups } from './entries/postingGroups.js';
@@ -22,6 +22,8 @@ export type GqlContext = {
   postings: PostingGroups;
   /** The process's shared lookups of entries' ledgers and accounts (entries/postingTargets.ts). */
   postingTargets: PostingTargets;
+  /** A sandbox fault a root field of this request answers instead of running (sandbox/faultInjection.ts). */
+  fieldFault?: FieldFault;
 };
 
 export type GqlServices = {
@@ -34,7 +36,12 @@ export type GqlServices = {
   maxListItems: number;
 };
 
-export function createGqlContext(services: GqlServices, caller: Caller, requestId: string): GqlContext {
+export function createGqlContext(
+  services: GqlServices,
+  caller: Caller,
+  requestId: string,
+  fieldFault?: FieldFault,
+): GqlContext {
   const charge = listItemBudget(services.maxListItems);
   return {
     sql: services.sql,
@@ -45,5 +52,6 @@ export function createGqlContext(services: GqlServices, caller: Caller, requestI
     load: createLoaders(services.sql, caller.workspaceId),
     postings: services.postings,
     postingTargets: services.postingTargets,
+    fieldFault,
   };
 }

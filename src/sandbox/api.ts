@@ -13,11 +13,12 @@ import { OpenAPI31Backend } from '../http/openapi31Backend.js';
 import { decodablePath, hasUnreadableBody, rejectUnstorableText } from '../http/requestChecks.js';
 import type { SandboxOperationId } from './handlerTypes.js';
 import { sandboxHandlers } from './handlers.js';
+import type { FaultRules } from './faults.js';
 import type { SandboxStore } from './store.js';
 
 export const SANDBOX_PREFIX = '/sandbox';
 
-export type SandboxApiOptions = { store: SandboxStore; adminToken: string };
+export type SandboxApiOptions = { store: SandboxStore; faults: FaultRules; adminToken: string };
 
 /**
  * The sandbox admin API, driven by spec/sandbox.openapi.yaml as the billing API is by its own:
@@ -69,7 +70,7 @@ export async function createSandboxApi(options: SandboxApiOptions): Promise<Midd
       // Validated against the operation by openapi-backend; the handler's types say what they hold.
       const { requestBody, params } = c.request as { requestBody: unknown; params: unknown };
       const run = handler as (input: unknown) => Promise<{ status: number; body: unknown }>;
-      const reply = await run({ body: requestBody, path: params, store: options.store });
+      const reply = await run({ body: requestBody, path: params, store: options.store, faults: options.faults });
       ctx.status = reply.status;
       ctx.body = reply.body;
     });

@@ -27,8 +27,9 @@ export const sandboxHandlers: SandboxHandlerTable = {
   async getSandboxWorkspace({ path, store }) {
     return { status: 200, body: { data: workspaceOf(await store.getWorkspace(path.workspace_id)) } };
   },
-  async deleteSandboxWorkspace({ path, store }) {
+  async deleteSandboxWorkspace({ path, store, faults }) {
     await store.deleteWorkspace(path.workspace_id);
+    faults.clear(path.workspace_id);
     return { status: 200, body: { data: { id: path.workspace_id, deleted: true } } };
   },
   async resetSandboxWorkspace({ path, store }) {
@@ -46,5 +47,22 @@ export const sandboxHandlers: SandboxHandlerTable = {
   },
   async deleteSandboxSnapshot({ path, store }) {
     return { status: 200, body: { data: snapshotOf(await store.deleteSnapshot(path.workspace_id, path.name)) } };
+  },
+  async createSandboxFault({ path, body, store, faults }) {
+    await store.getWorkspace(path.workspace_id);
+    return { status: 201, body: { data: faults.add(path.workspace_id, body) } };
+  },
+  async listSandboxFaults({ path, store, faults }) {
+    await store.getWorkspace(path.workspace_id);
+    return { status: 200, body: { data: faults.list(path.workspace_id) } };
+  },
+  async clearSandboxFaults({ path, store, faults }) {
+    await store.getWorkspace(path.workspace_id);
+    faults.clear(path.workspace_id);
+    return { status: 200, body: { data: [] } };
+  },
+  async deleteSandboxFault({ path, store, faults }) {
+    await store.getWorkspace(path.workspace_id);
+    return { status: 200, body: { data: faults.remove(path.workspace_id, path.fault_id) } };
   },
 };

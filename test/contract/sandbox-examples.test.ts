@@ -16,7 +16,7 @@ import { loadExampleCases, type ExampleCase } from './billingExamples.js';
 const SPEC_PATH = path.resolve(import.meta.dirname, '../../spec/sandbox.openapi.yaml');
 const spec = parseYaml(fs.readFileSync(SPEC_PATH, 'utf8'));
 const cases = loadExampleCases(spec);
-const world: { workspace: string; snapshot: string } = spec['x-tally-sample-world'];
+const world: { workspace: string; snapshot: string; fault: string } = spec['x-tally-sample-world'];
 
 let server: TestServer;
 let validator: OpenAPI31Backend;
@@ -41,6 +41,7 @@ async function replay(example: ExampleCase) {
   const params: Record<string, string> = {
     workspace_id: workspaceId,
     name: world.snapshot,
+    fault_id: world.fault,
     ...definedOnly(example.pathParams),
   };
   const route = example.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]));

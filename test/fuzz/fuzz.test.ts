@@ -31,8 +31,9 @@ describe(`fuzz: ${REQUESTS} bad requests, seed ${SEED} (replay one with FUZZ_SEE
     expect(report.rssMiB.max).toBeLessThanOrEqual(2 * report.rssMiB.start);
   });
 
-  it('reaches every billing operation and every GraphQL root field', () => {
+  it('reaches every billing operation, every GraphQL root field and every sandbox admin operation', () => {
     expect(report.coverage.restOperationsHit).toBe(report.coverage.restOperations);
     expect(report.coverage.graphqlFieldsHit).toBe(report.coverage.graphqlFields);
+    expect(report.coverage.sandboxOperationsHit).toBe(report.coverage.sandboxOperations);
   });
 });

@@ -12,6 +12,7 @@ import { problemsOf, type Answer } from './checks.js';
 import { graphqlCaseGenerator } from './graphqlCases.js';
 import { seeded } from './random.js';
 import { restCaseGenerator, type HttpCase } from './restCases.js';
+import { sandboxCaseGenerator } from './sandboxCases.js';
 import { databaseFingerprint, seedWorld } from './world.js';
 
 // Runs the fuzz suite against a real Tally process: seeds a world through the API, fingerprints
@@ -52,17 +53,28 @@ export type FuzzReport = {
   healthyAfter: boolean;
   databaseUnchanged: boolean;
   listingsUnchanged: boolean;
-  coverage: { restOperations: number; restOperationsHit: number; graphqlFields: number; graphqlFieldsHit: number };
+  coverage: {
+    restOperations: number;
+    restOperationsHit: number;
+    graphqlFields: number;
+    graphqlFieldsHit: number;
+    sandboxOperations: number;
+    sandboxOperationsHit: number;
+  };
   failures: Failure[];
 };
 
 const RSS_SAMPLE_EVERY = 250;
+const FUZZ_ADMIN_TOKEN = 'fuzz-admin-token-0123456789';
 
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const env: Record<string, string> = {
     DATABASE_URL: options.databaseUrl,
     BOOTSTRAP_CLIENT_ID: 'fuzz',
     BOOTSTRAP_CLIENT_SECRET: 'fuzz-secret',
+    // The sandbox admin API is fuzzed too; its hooks (fault headers) sit in the other APIs' paths.
+    TALLY_SANDBOX: '1',
+    TALLY_ADMIN_TOKEN: FUZZ_ADMIN_TOKEN,
   };
   if (process.env.FUZZ_SERVER_NODE_OPTIONS) env.NODE_OPTIONS = process.env.FUZZ_SERVER_NODE_OPTIONS;
   const tally = await startTally(env);
@@ -76,12 +88,17 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const billing = billingCaseGenerator(token, world.billing);
     const balances = balanceCaseGenerator(token);
     const links = linkCaseGenerator(token, world.links);
+    const sandbox = sandboxCaseGenerator({
+      adminToken: FUZZ_ADMIN_TOKEN,
+      clientToken: token,
+      workspaceId: world.workspaceId,
+    });
     const covering = rest.operationIds.length + graphql.fields.length;
     const caseAt = (index: number): HttpCase => {
       const random = seeded(options.seed * 1_000_003 + index);
       if (index < rest.operationIds.length) return rest.cover(index, random);
       if (index < covering) return graphql.cover(index - rest.operationIds.length, random);
-      const pick = random.int(0, 14);
+      const pick = random.int(0, 15);
       return pick < 4
         ? rest.next(random)
         : pick < 7
@@ -92,7 +109,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
               ? billing.next(random)
               : pick < 13
                 ? balances.next(random)
-                : links.next(random);
+                : pick < 15
+                  ? links.next(random)
+                  : sandbox.next(random);
     };
 
     const before = { database: await databaseFingerprint(sql), listings: await world.listings() };
@@ -169,6 +188,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       restOperationsHit: rest.operationIds.filter((id) => report.byOperation[id]).length,
       graphqlFields: graphql.fields.length,
       graphqlFieldsHit: graphql.fields.filter((field) => report.byOperation[field.split('.')[1]]).length,
+      sandboxOperations: sandbox.operationIds.length,
+      sandboxOperationsHit: sandbox.operationIds.filter((id) => report.byOperation[id]).length,
     };
     return report;
   } finally {
@@ -192,7 +213,14 @@ function emptyReport(options: FuzzOptions): FuzzReport {
     healthyAfter: false,
     databaseUnchanged: false,
     listingsUnchanged: false,
-    coverage: { restOperations: 0, restOperationsHit: 0, graphqlFields: 0, graphqlFieldsHit: 0 },
+    coverage: {
+      restOperations: 0,
+      restOperationsHit: 0,
+      graphqlFields: 0,
+      graphqlFieldsHit: 0,
+      sandboxOperations: 0,
+      sandboxOperationsHit: 0,
+    },
     failures: [],
   };
 }

@@ -87,7 +87,9 @@ export async function seedWorld(baseUrl: string, token: string) {
     pages.data.schema.ledgers.pageInfo.endCursor,
   ].filter((cursor): cursor is string => typeof cursor === 'string');
 
+  const workspaceId: string = (await graphql('{ workspace { id } }')).data.workspace.id;
   return {
+    workspaceId,
     productCodes,
     cursors,
     billing,

@@ -1,0 +1,33 @@
+import type { Middleware } from 'koa';
+import type { Sql } from '../db/sql.js';
+import type { AppState } from '../http/context.js';
+import { createSandboxApi } from './api.js';
+import { requestFaults, type RequestFaults } from './faultInjection.js';
+import { faultRules } from './faults.js';
+import { workspaceRevocations } from './revocations.js';
+import { sandboxStore } from './store.js';
+
+export type Sandbox = {
+  /** The admin API under /sandbox. */
+  middleware: Middleware<AppState>;
+  /** Tokens of workspaces deleted through the admin API no longer count. */
+  revoked: (workspaceId: string) => boolean;
+  /** Where the ledger and billing APIs meet injected faults. */
+  faults: RequestFaults;
+};
+
+/** Everything the sandbox adds to a server (TALLY_SANDBOX=1): its admin API and its hooks in the other APIs. */
+export async function createSandbox(options: {
+  sql: Sql;
+  adminToken: string;
+  tokenTtlSeconds: number;
+}): Promise<Sandbox> {
+  const revocations = workspaceRevocations(options.tokenTtlSeconds);
+  const rules = faultRules();
+  const middleware = await createSandboxApi({
+    store: sandboxStore(options.sql, revocations),
+    faults: rules,
+    adminToken: options.adminToken,
+  });
+  return { middleware, revoked: (workspaceId) => revocations.revoked(workspaceId), faults: requestFaults(rules) };
+}
