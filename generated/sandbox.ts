@@ -58,6 +58,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{workspace_id}/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Whether the fold is held, and what waits for it
+         * @description The workspace's hold and the number of balance deltas queued for the fold.
+         */
+        get: operations["getSandboxBalanceFold"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspace_id}/balances/hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hold back the fold
+         * @description From now on the workspace's postings stay queued and its eventual reads lag, until release. Holding a held workspace changes nothing.
+         */
+        post: operations["holdSandboxBalances"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspace_id}/balances/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release the fold
+         * @description Ends the hold; the background fold takes the queued deltas as it does for every workspace, and reads include them again at once.
+         */
+        post: operations["releaseSandboxBalances"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspace_id}/balances/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle every queued balance update now
+         * @description Folds everything the workspace has queued before answering, held or not (a hold stays); afterwards its eventual reads show every committed posting.
+         */
+        post: operations["settleSandboxBalances"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{workspace_id}/faults": {
         parameters: {
             query?: never;
@@ -238,6 +330,15 @@ export interface components {
             message: string;
             request_id?: string;
             retryable: boolean;
+        };
+        BalanceFold: {
+            /** @description Whether the fold of the workspace is held back. */
+            held: boolean;
+            /** @description Balance deltas of the workspace queued for the fold. */
+            pending: number;
+        };
+        BalanceFoldEnvelope: {
+            data: components["schemas"]["BalanceFold"];
         };
         ClientCredential: {
             client_id: string;
@@ -513,6 +614,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeletedEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WorkspaceNotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSandboxBalanceFold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fold of the workspace. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceFoldEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WorkspaceNotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    holdSandboxBalances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fold is held. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceFoldEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WorkspaceNotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    releaseSandboxBalances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fold runs again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceFoldEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WorkspaceNotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    settleSandboxBalances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Nothing is left queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceFoldEnvelope"];
                 };
             };
             401: components["responses"]["Unauthorized"];

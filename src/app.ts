@@ -28,7 +28,7 @@ import { buildLedgerSchema } from './ledger/graphql/executableSchema.js';
 import { cursorSigner } from './core/cursors.js';
 import { DEFAULT_CORS_ORIGINS } from './config.js';
 import { answerFieldFaults } from './sandbox/faultInjection.js';
-import { graphqlFaults } from './sandbox/graphqlFaults.js';
+import { graphqlSandbox } from './sandbox/graphqlSandbox.js';
 import { createSandbox } from './sandbox/sandbox.js';
 
 export type AppOptions = {
@@ -100,7 +100,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
       : next(),
   );
   const beforeGraphql = [graphqlErrors(log), graphqlAuth(tokens, limiter), requireReadableBody];
-  if (sandbox) beforeGraphql.push(graphqlFaults(sandbox.faults));
+  if (sandbox) beforeGraphql.push(graphqlSandbox(sandbox));
   router.all('/graphql', ...beforeGraphql, graphql);
 
   const billing = await createBillingApi({ sql, tokens, limiter, faults: sandbox?.faults });

@@ -2,12 +2,21 @@ import type { Db } from './sql.js';
 
 export type FoldOutcome = { folded: number; oldest: Date | null };
 
-/** Folds up to `limit` queued balance deltas in one transaction (fold_ledger_balance_queue). */
-export async function foldBalanceQueue(db: Db, limit: number): Promise<FoldOutcome> {
-  const [row] = await db<
-    FoldOutcome[]
-  >`/* foldBalanceQueue */ select folded, oldest from fold_ledger_balance_queue(${limit})`;
+/**
+ * Folds up to `limit` queued balance deltas in one transaction (fold_ledger_balance_queue): of
+ * every workspace the sandbox does not hold back, or of the one named (a settle, held or not).
+ */
+export async function foldBalanceQueue(db: Db, limit: number, workspaceId: string | null = null): Promise<FoldOutcome> {
+  const [row] = await db<FoldOutcome[]>`
+    /* foldBalanceQueue */ select folded, oldest from fold_ledger_balance_queue(${limit}, ${workspaceId}::text)`;
   return row;
+}
+
+/** Deltas of one workspace the fold has not taken yet. */
+export async function pendingDeltas(db: Db, workspaceId: string): Promise<number> {
+  const [row] = await db<{ pending: number }[]>`
+    /* pendingDeltas */ select count(*)::int as pending from ledger_balance_queue where workspace_id = ${workspaceId}`;
+  return row.pending;
 }
 
 export type QueueState = { pending: number; lagSeconds: number };

@@ -17,6 +17,8 @@ export type BalanceScope = {
   accountId: string;
   path: string;
   scope: 'own' | 'child' | 'total';
+  /** Leave out the deltas still queued for the fold (a sandbox holding the fold back; see balances.ts). */
+  settledOnly?: boolean;
 };
 
 export type CurrencyAmount = { currency: string; amount: string };
@@ -58,6 +60,7 @@ function queued(db: Db, target: BalanceScope, from: number | null, to: number | 
     cross join lateral (
       select * from ledger_balance_queue q where q.workspace_id = ${target.workspaceId} and q.account_id = a.id
         ${notInBalances ? db`and not q.balance_applied` : db``}
+        ${target.settledOnly ? db`and false` : db``}
         ${from === null ? db`` : db`and q.local_hour >= ${bound(from)}::text::timestamp`}
         ${to === null ? db`` : db`and q.local_hour < ${bound(to)}::text::timestamp`}
       offset 0

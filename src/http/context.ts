@@ -6,6 +6,13 @@ export type Caller = { workspaceId: string; clientId: string };
 /** A sandbox fault one GraphQL field of the request answers in-band (sandbox/faultInjection.ts). */
 export type FieldFault = { field: string; error: DomainError };
 
+/** What the sandbox asks of a GraphQL request's resolvers. */
+export type SandboxRequest = {
+  fieldFault?: FieldFault;
+  /** The workspace's fold is held back: eventual balance reads leave out deltas still queued. */
+  balancesLag?: boolean;
+};
+
 /** What earlier middleware leaves on `ctx.state` for later middleware and handlers. */
 export type AppState = {
   requestId: string;
@@ -16,8 +23,8 @@ export type AppState = {
   releaseSlot?: () => void;
   /** The operation served (a billing operationId, `graphql`, a route), for metrics. */
   operation?: string;
-  /** Set by the sandbox's fault injection for the GraphQL endpoint to pass to its resolvers. */
-  fieldFault?: FieldFault;
+  /** Set by the sandbox for the GraphQL endpoint to pass to its resolvers. */
+  sandbox?: SandboxRequest;
 };
 
 export type AppContext = ParameterizedContext<AppState, Context>;

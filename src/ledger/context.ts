@@ -1,7 +1,7 @@
 import type { CursorSigner } from '../core/cursors.js';
 import { pager, type Pager } from '../core/pagination.js';
 import type { Sql } from '../db/sql.js';
-import type { Caller, FieldFault } from '../http/context.js';
+import type { Caller, SandboxRequest } from '../http/context.js';
 import type { Logger } from '../observability/log.js';
 import { listItemBudget } from './graphql/documentLimits.js';
 import type { PostingGroups } from './entries/postingGroups.js';
@@ -22,8 +22,8 @@ export type GqlContext = {
   postings: PostingGroups;
   /** The process's shared lookups of entries' ledgers and accounts (entries/postingTargets.ts). */
   postingTargets: PostingTargets;
-  /** A sandbox fault a root field of this request answers instead of running (sandbox/faultInjection.ts). */
-  fieldFault?: FieldFault;
+  /** The sandbox's asks of this request: an injected field fault, lagging balances (sandbox/). */
+  sandbox?: SandboxRequest;
 };
 
 export type GqlServices = {
@@ -40,7 +40,7 @@ export function createGqlContext(
   services: GqlServices,
   caller: Caller,
   requestId: string,
-  fieldFault?: FieldFault,
+  sandbox?: SandboxRequest,
 ): GqlContext {
   const charge = listItemBudget(services.maxListItems);
   return {
@@ -52,6 +52,6 @@ export function createGqlContext(
     load: createLoaders(services.sql, caller.workspaceId),
     postings: services.postings,
     postingTargets: services.postingTargets,
-    fieldFault,
+    sandbox,
   };
 }

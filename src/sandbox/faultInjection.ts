@@ -80,9 +80,9 @@ export function answerFieldFaults(schema: GraphQLSchema): GraphQLSchema {
     for (const field of Object.values(root.getFields())) {
       const resolve = field.resolve ?? defaultFieldResolver;
       field.resolve = (source, args, context: GqlContext, info) => {
-        const injected = context.fieldFault;
+        const injected = context.sandbox?.fieldFault;
         if (!injected || injected.field !== info.fieldName) return resolve(source, args, context, info);
-        context.fieldFault = undefined; // one field of the request answers it
+        context.sandbox!.fieldFault = undefined; // one field of the request answers it
         const { code, message, retryable, status } = injected.error;
         if (isMutation)
           return { __typename: status < 500 ? 'BadRequestError' : 'InternalError', code, message, retryable };

@@ -65,4 +65,16 @@ export const sandboxHandlers: SandboxHandlerTable = {
     await store.getWorkspace(path.workspace_id);
     return { status: 200, body: { data: faults.remove(path.workspace_id, path.fault_id) } };
   },
+  async getSandboxBalanceFold({ path, store }) {
+    return { status: 200, body: { data: await store.balanceFold(path.workspace_id) } };
+  },
+  async holdSandboxBalances({ path, store }) {
+    return { status: 200, body: { data: await store.holdFold(path.workspace_id) } };
+  },
+  async releaseSandboxBalances({ path, store }) {
+    return { status: 200, body: { data: await store.releaseFold(path.workspace_id) } };
+  },
+  async settleSandboxBalances({ path, store }) {
+    return { status: 200, body: { data: await store.settleBalances(path.workspace_id) } };
+  },
 };

@@ -5,6 +5,7 @@ import { createSandboxApi } from './api.js';
 import { requestFaults, type RequestFaults } from './faultInjection.js';
 import { faultRules } from './faults.js';
 import { workspaceRevocations } from './revocations.js';
+import { heldWorkspaces } from '../db/sandbox/foldHolds.js';
 import { sandboxStore } from './store.js';
 
 export type Sandbox = {
@@ -14,6 +15,8 @@ export type Sandbox = {
   revoked: (workspaceId: string) => boolean;
   /** Where the ledger and billing APIs meet injected faults. */
   faults: RequestFaults;
+  /** Whether a workspace's eventual balance reads lag (its fold is held back). */
+  balancesLag: (workspaceId: string) => boolean;
 };
 
 /** Everything the sandbox adds to a server (TALLY_SANDBOX=1): its admin API and its hooks in the other APIs. */
@@ -24,10 +27,16 @@ export async function createSandbox(options: {
 }): Promise<Sandbox> {
   const revocations = workspaceRevocations(options.tokenTtlSeconds);
   const rules = faultRules();
+  const store = sandboxStore(options.sql, revocations, await heldWorkspaces(options.sql));
   const middleware = await createSandboxApi({
-    store: sandboxStore(options.sql, revocations),
+    store,
     faults: rules,
     adminToken: options.adminToken,
   });
-  return { middleware, revoked: (workspaceId) => revocations.revoked(workspaceId), faults: requestFaults(rules) };
+  return {
+    middleware,
+    revoked: (workspaceId) => revocations.revoked(workspaceId),
+    faults: requestFaults(rules),
+    balancesLag: (workspaceId) => store.balancesLag(workspaceId),
+  };
 }

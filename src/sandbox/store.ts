@@ -1,4 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { newId } from '../core/ids.js';
+import { foldBalanceQueue, pendingDeltas } from '../db/balanceFold.js';
+import { holdFold, releaseFold } from '../db/sandbox/foldHolds.js';
 import { DomainError } from '../core/errors.js';
 import { createClient, createWorkspace, type Credential } from '../db/provision.js';
 import {
@@ -16,10 +19,17 @@ import type { Db, Sql } from '../db/sql.js';
 import { findWorkspace, listWorkspaces, type WorkspaceRow } from '../db/workspaces.js';
 import type { Revocations } from './revocations.js';
 
+export type BalanceFoldState = { held: boolean; pending: number };
+
+const SETTLE_BATCH = 5000;
+const SETTLE_RETRY_MS = 10;
+
 /** The sandbox's operations on workspaces, each acting on the one workspace it names. */
 export type SandboxStore = ReturnType<typeof sandboxStore>;
 
-export function sandboxStore(sql: Sql, revocations: Revocations) {
+export function sandboxStore(sql: Sql, revocations: Revocations, initiallyHeld: readonly string[] = []) {
+  // Workspaces whose fold is held back, mirrored in memory: every balance read asks.
+  const held = new Set(initiallyHeld);
   // Read on first use, then kept: the schema does not change while the process runs.
   let layout: Promise<WorkspaceTables> | undefined;
   const tables = () =>
@@ -47,15 +57,17 @@ export function sandboxStore(sql: Sql, revocations: Revocations) {
 
     /** Everything the workspace holds, its clients and snapshots included; its tokens stop working. */
     async deleteWorkspace(workspaceId: string): Promise<void> {
-      const { tables: data } = await tables();
+      const { tables: data, sandboxTables } = await tables();
       await sql.begin(async (tx) => {
         await lockWorkspace(tx, workspaceId);
         await deleteAllSnapshots(tx, data, workspaceId);
         await deleteWorkspaceData(tx, data, workspaceId);
+        for (const table of sandboxTables) await tx`delete from ${tx(table)} where workspace_id = ${workspaceId}`;
         await tx`delete from api_clients where workspace_id = ${workspaceId}`;
         await tx`delete from workspaces where id = ${workspaceId}`;
       });
       revocations.revoke(workspaceId);
+      held.delete(workspaceId);
     },
 
     async resetWorkspace(workspaceId: string): Promise<WorkspaceRow> {
@@ -83,6 +95,41 @@ export function sandboxStore(sql: Sql, revocations: Revocations) {
         await lockWorkspace(tx, workspaceId);
         return restoreSnapshot(tx, current, workspaceId, name);
       });
+    },
+
+    /** Whether the workspace's eventual balance reads leave out what the fold has not taken. */
+    balancesLag: (workspaceId: string): boolean => held.size > 0 && held.has(workspaceId),
+
+    async balanceFold(workspaceId: string): Promise<BalanceFoldState> {
+      await existing(sql, workspaceId);
+      return { held: held.has(workspaceId), pending: await pendingDeltas(sql, workspaceId) };
+    },
+
+    async holdFold(workspaceId: string): Promise<BalanceFoldState> {
+      await existing(sql, workspaceId);
+      await holdFold(sql, workspaceId);
+      held.add(workspaceId);
+      return { held: true, pending: await pendingDeltas(sql, workspaceId) };
+    },
+
+    async releaseFold(workspaceId: string): Promise<BalanceFoldState> {
+      await existing(sql, workspaceId);
+      await releaseFold(sql, workspaceId);
+      held.delete(workspaceId);
+      return { held: false, pending: await pendingDeltas(sql, workspaceId) };
+    },
+
+    /** Folds every delta the workspace has queued, now, held or not (the hold stays). */
+    async settleBalances(workspaceId: string): Promise<BalanceFoldState> {
+      await existing(sql, workspaceId);
+      for (;;) {
+        const { folded } = await foldBalanceQueue(sql, SETTLE_BATCH, workspaceId);
+        if (folded === 0) {
+          if ((await pendingDeltas(sql, workspaceId)) === 0) break;
+          await sleep(SETTLE_RETRY_MS); // another fold holds the fold lock: wait for it
+        }
+      }
+      return { held: held.has(workspaceId), pending: 0 };
     },
 
     async deleteSnapshot(workspaceId: string, name: string): Promise<SnapshotRow> {

@@ -351,6 +351,11 @@ create table products (
   request_hash text
 );
 
+create table sandbox_fold_holds (
+  workspace_id text not null,
+  created timestamp with time zone default date_trunc('milliseconds'::text, clock_timestamp()) not null
+);
+
 create table sandbox_snapshots (
   workspace_id text not null,
   name text not null,
@@ -403,6 +408,7 @@ alter table payment_flows add constraint payment_flows_pkey PRIMARY KEY (workspa
 alter table payments add constraint payments_pkey PRIMARY KEY (workspace_id, id);
 alter table product_roles add constraint product_roles_pkey PRIMARY KEY (workspace_id, product_id, relation, role_id);
 alter table products add constraint products_pkey PRIMARY KEY (workspace_id, id);
+alter table sandbox_fold_holds add constraint sandbox_fold_holds_pkey PRIMARY KEY (workspace_id);
 alter table sandbox_snapshots add constraint sandbox_snapshots_pkey PRIMARY KEY (workspace_id, name);
 alter table server_secrets add constraint server_secrets_pkey PRIMARY KEY (name);
 alter table workspaces add constraint workspaces_pkey PRIMARY KEY (id);
@@ -478,6 +484,7 @@ alter table payments add constraint payments_workspace_id_payment_account_id_fke
 alter table product_roles add constraint product_roles_workspace_id_product_id_fkey FOREIGN KEY (workspace_id, product_id) REFERENCES products(workspace_id, id);
 alter table product_roles add constraint product_roles_workspace_id_role_id_fkey FOREIGN KEY (workspace_id, role_id) REFERENCES billing_roles(workspace_id, id);
 alter table products add constraint products_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table sandbox_fold_holds add constraint sandbox_fold_holds_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
 alter table sandbox_snapshots add constraint sandbox_snapshots_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
 
 CREATE INDEX allocations_invoice_idx ON public.allocations USING btree (workspace_id, invoice_id);
@@ -836,7 +843,7 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION public.fold_ledger_balance_queue(p_limit integer)
+CREATE OR REPLACE FUNCTION public.fold_ledger_balance_queue(p_limit integer, p_workspace_id text DEFAULT NULL::text)
  RETURNS TABLE(folded integer, oldest timestamp with time zone)
  LANGUAGE plpgsql
 AS $function$
@@ -861,7 +868,16 @@ begin
     -- sequential scan of the whole queue, dead rows included, on every fold. No row locks first
     -- (a WAL record per row): a row a concurrent fold deleted is skipped by this delete, not returned.
     delete from ledger_balance_queue q
-    where q.seq = any(array(select seq from ledger_balance_queue order by seq limit p_limit))
+    where q.seq = any(case
+      when p_workspace_id is not null then
+        array(select seq from ledger_balance_queue w where w.workspace_id = p_workspace_id order by seq limit p_limit)
+      -- Only a sandbox has holds: the plain probe of the queue's head stays the common path.
+      when exists (select from sandbox_fold_holds) then
+        array(select seq from ledger_balance_queue w
+              where not exists (select from sandbox_fold_holds h where h.workspace_id = w.workspace_id)
+              order by seq limit p_limit)
+      else array(select seq from ledger_balance_queue order by seq limit p_limit)
+    end)
     returning q.workspace_id, q.account_id, q.currency, q.local_hour, q.amount, q.line_count, q.balance_applied, q.enqueued
   ), grouped as (
     select workspace_id, account_id, currency, local_hour, balance_applied, sum(amount) as amount, sum(line_count) as lines,

@@ -134,7 +134,10 @@ $$;
 -- answers 0 at once): two folds skipping each other's locked rows at the head of the queue cost
 -- more than one folding both batches. Answers how many queued rows it folded, and when the oldest
 -- was queued.
-create or replace function fold_ledger_balance_queue(p_limit integer) returns table (folded integer, oldest timestamptz)
+-- Folds up to p_limit queued deltas: of every workspace but those the sandbox holds back
+-- (sandbox_fold_holds) or, with p_workspace_id, of that one workspace, held or not (a settle).
+create or replace function fold_ledger_balance_queue(p_limit integer, p_workspace_id text default null)
+returns table (folded integer, oldest timestamptz)
 language plpgsql as $$
 #variable_conflict use_column
 declare
@@ -157,7 +160,16 @@ begin
     -- sequential scan of the whole queue, dead rows included, on every fold. No row locks first
     -- (a WAL record per row): a row a concurrent fold deleted is skipped by this delete, not returned.
     delete from ledger_balance_queue q
-    where q.seq = any(array(select seq from ledger_balance_queue order by seq limit p_limit))
+    where q.seq = any(case
+      when p_workspace_id is not null then
+        array(select seq from ledger_balance_queue w where w.workspace_id = p_workspace_id order by seq limit p_limit)
+      -- Only a sandbox has holds: the plain probe of the queue's head stays the common path.
+      when exists (select from sandbox_fold_holds) then
+        array(select seq from ledger_balance_queue w
+              where not exists (select from sandbox_fold_holds h where h.workspace_id = w.workspace_id)
+              order by seq limit p_limit)
+      else array(select seq from ledger_balance_queue order by seq limit p_limit)
+    end)
     returning q.workspace_id, q.account_id, q.currency, q.local_hour, q.amount, q.line_count, q.balance_applied, q.enqueued
   ), grouped as (
     select workspace_id, account_id, currency, local_hour, balance_applied, sum(amount) as amount, sum(line_count) as lines,

@@ -15,6 +15,8 @@ export type WorkspaceTables = {
   tables: WorkspaceTable[];
   /** A digest of every table's columns and types: snapshots are restorable only under the same one. */
   layout: string;
+  /** The sandbox's own records of a workspace (snapshots, holds): kept by a reset, gone with the workspace. */
+  sandboxTables: string[];
 };
 
 // Tables of a workspace that a reset keeps: its identity, its clients and the sandbox's own records.
@@ -49,6 +51,7 @@ export async function readWorkspaceTables(db: Db): Promise<WorkspaceTables> {
     join pg_namespace n on n.oid = child.relnamespace and n.nspname = 'public'
     where k.contype = 'f' and child.oid <> parent.oid`;
 
+  const sandboxTables = [...new Set(columns.filter((row) => isSandboxTable(row.table)).map((row) => row.table))];
   const byName = new Map<string, WorkspaceTable>();
   for (const row of columns) {
     if (KEPT.has(row.table) || isSandboxTable(row.table)) continue;
@@ -63,7 +66,7 @@ export async function readWorkspaceTables(db: Db): Promise<WorkspaceTables> {
       JSON.stringify(columns.filter((row) => byName.has(row.table)).map((row) => [row.table, row.column, row.type])),
     )
     .digest('base64url');
-  return { tables, layout };
+  return { tables, layout, sandboxTables };
 }
 
 /** Kahn's algorithm over the foreign keys among the tables; ties broken by name, so the order is stable. */

@@ -113,7 +113,7 @@ async function balanceSeries<Node>(
   const from = add(first, unit, low);
   const { opening, changes } = await bucketSeries(
     ctx.sql,
-    balanceScope(account, scope),
+    balanceScope(ctx, account, scope),
     unit,
     from,
     add(first, unit, high + 1),

@@ -19,24 +19,42 @@ type ChangeArgs = CurrencyArg & { period: string };
 
 const INT96_MAX = (1n << 120n) - 1n;
 
-export function balanceScope(account: LedgerAccountRow, scope: Scope): BalanceScope {
+/**
+ * What a read of the account sums. In a sandbox workspace whose fold is held back, an eventual
+ * read (asked for, or the account's setting for that figure) leaves out the deltas the fold has
+ * not taken, so it lags as an eventual balance may in production; strong reads stay exact.
+ */
+export function balanceScope(
+  ctx: GqlContext,
+  account: LedgerAccountRow,
+  scope: Scope,
+  mode?: string | null,
+): BalanceScope {
   return {
     workspaceId: account.workspaceId,
     ledgerId: account.ledgerId,
     accountId: account.id,
     path: account.path,
     scope,
+    settledOnly: Boolean(ctx.sandbox?.balancesLag) && readsEventually(account, scope, mode),
   };
 }
 
-/**
- * The spec's rule: `strong` on an account whose updates for that figure are eventual is refused.
- * Child and total figures follow totalBalanceUpdates, or ownBalanceUpdates when it is not set.
- */
-function checkConsistency(account: LedgerAccountRow, scope: Scope, mode: string | null | undefined): void {
+function readsEventually(account: LedgerAccountRow, scope: Scope, mode: string | null | undefined): boolean {
+  if (mode === 'eventual') return true;
+  if (mode === 'strong') return false;
+  return updatesOf(account, scope) !== 'strong';
+}
+
+/** The consistency setting a figure follows: child and total figures follow totalBalanceUpdates, or ownBalanceUpdates when it is not set. */
+function updatesOf(account: LedgerAccountRow, scope: Scope) {
   const { ownBalanceUpdates, totalBalanceUpdates } = account.consistency;
-  const config = scope === 'own' ? ownBalanceUpdates : (totalBalanceUpdates ?? ownBalanceUpdates);
-  if (mode === 'strong' && config !== 'strong') {
+  return scope === 'own' ? ownBalanceUpdates : (totalBalanceUpdates ?? ownBalanceUpdates);
+}
+
+/** The spec's rule: `strong` on an account whose updates for that figure are eventual is refused. */
+function checkConsistency(account: LedgerAccountRow, scope: Scope, mode: string | null | undefined): void {
+  if (mode === 'strong' && updatesOf(account, scope) !== 'strong') {
     throw new DomainError(
       'strong_consistency_unavailable',
       `${account.path} is configured for eventual ${scope === 'own' ? 'ownBalanceUpdates' : 'totalBalanceUpdates'}; read it with eventual or use_account.`,
@@ -77,7 +95,7 @@ async function balancesAt(
   args: ReadArgs,
 ): Promise<Map<string, bigint>> {
   checkConsistency(account, scope, args.consistencyMode);
-  const target = balanceScope(account, scope);
+  const target = balanceScope(ctx, account, scope, args.consistencyMode);
   if (args.at == null) return toAmounts(account, scope, await currentBalances(ctx.sql, target));
   const end = parseSpan(args.at, false)!.end;
   return toAmounts(account, scope, await balancesOver(ctx.sql, target, coverSpan(null, end), null, end));
@@ -93,7 +111,13 @@ async function changesIn(
   return toAmounts(
     account,
     scope,
-    await balancesOver(ctx.sql, balanceScope(account, scope), coverSpan(span.start, span.end), span.start, span.end),
+    await balancesOver(
+      ctx.sql,
+      balanceScope(ctx, account, scope),
+      coverSpan(span.start, span.end),
+      span.start,
+      span.end,
+    ),
   );
 }
 

@@ -31,7 +31,7 @@ export function graphqlEndpoint(options: GraphqlEndpointOptions): Middleware<App
     parse: cache.parse,
     validate: cache.validate,
     parseRequestParams: parseAndCheckParams,
-    context: (req) => createGqlContext(services, req.context.caller!, req.context.requestId, req.context.fieldFault),
+    context: (req) => createGqlContext(services, req.context.caller!, req.context.requestId, req.context.sandbox),
     onOperation: (req, args, result) => {
       // Metrics: the operation by its (bounded) name and its type.
       const operation = getOperationAST(args.document, args.operationName);

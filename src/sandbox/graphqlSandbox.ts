@@ -8,16 +8,22 @@ import { injectedError, runWithFault, type RequestFaults } from './faultInjectio
 const HTTP_LEVEL = new Set(['too_many_requests', 'service_unavailable']);
 
 /**
- * Sandbox faults for /graphql, after authentication: the operation is named by the root fields of
- * the request's document (parsed here only when a fault could apply; the endpoint parses again
- * from its cache, and answers a document that does not parse itself).
+ * The sandbox's part in /graphql, after authentication: whether the workspace's balances lag, and
+ * its faults. A fault's operation is named by the root fields of the request's document (parsed
+ * here; the endpoint parses again from its cache, and answers a document that does not parse itself).
  */
-export function graphqlFaults(faults: RequestFaults): Middleware<AppState> {
+export function graphqlSandbox(sandbox: {
+  faults: RequestFaults;
+  balancesLag: (workspaceId: string) => boolean;
+}): Middleware<AppState> {
+  const { faults } = sandbox;
   return async (ctx, next) => {
+    const workspaceId = ctx.state.caller?.workspaceId;
+    ctx.state.sandbox = { balancesLag: workspaceId !== undefined && sandbox.balancesLag(workspaceId) };
     const fields = rootFields(ctx.request.body, ctx.query);
     const found = fields.length > 0 ? faults.faultFor(ctx, fields) : undefined;
     if (found?.fault.type === 'error' && !HTTP_LEVEL.has(found.fault.code)) {
-      ctx.state.fieldFault = {
+      ctx.state.sandbox.fieldFault = {
         field: found.operation === '*' ? fields[0] : found.operation,
         error: injectedError(found.fault),
       };
