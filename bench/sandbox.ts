@@ -189,7 +189,7 @@ async function call(baseUrl: string, token: string, method: string, route: strin
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const answer = (await response.json());
+  const answer = await response.json();
   if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(answer)}`);
   return answer;
 }

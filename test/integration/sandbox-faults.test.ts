@@ -62,7 +62,7 @@ async function sendRaw(
       headers: { authorization: `Bearer ${workspace.token}`, 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, headers: response.headers, body: (await response.json()) };
+    return { status: response.status, headers: response.headers, body: await response.json() };
   } catch (error) {
     expect(String((error as Error).cause ?? error)).toMatch(/socket|closed|reset|terminated|ECONNRESET/i);
     return 'dropped' as const;

@@ -15,7 +15,7 @@ export function sandboxAdmin(baseUrl: string, token = ADMIN_TOKEN) {
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, headers: response.headers, body: (await response.json()) };
+    return { status: response.status, headers: response.headers, body: await response.json() };
   };
   return {
     call,
