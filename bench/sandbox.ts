@@ -213,7 +213,7 @@ function writeResults(figures: Record<string, any>) {
   const text = `# Sandbox admin API
 
 \`make bench-sandbox\`, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores. The app in the
-benchmark's process over an embedded PostgreSQL (as \`TALLY_EPHEMERAL=1 make run\`), one caller at a time.
+benchmark's process over an embedded PostgreSQL (as \`TALLY_EPHEMERAL=1 make run\`: fsync off), one caller at a time.
 
 The seeded workspace: ${figures.seed.entries} ledger entries (2 lines each, over 90 days of balance history) and
 ${figures.seed.invoices} invoices of 10 line items, seeded in ${figures.seed.seconds} s; the snapshot holds
