@@ -350,9 +350,7 @@ export async function verify({ sql, api, databaseUrl, records }: VerifyInput): P
   for (let i = 0; i < invoiceIds.length; i += 8) {
     await Promise.all(
       invoiceIds.slice(i, i + 8).map(async (id) => {
-        const response = await fetch(`${api.baseUrl}/billing/invoices/${encodeURIComponent(id)}`, {
-          headers: { authorization: `Bearer ${api.token}` },
-        });
+        const response = await readRetrying(`${api.baseUrl}/billing/invoices/${encodeURIComponent(id)}`, api.token);
         const body = (await response.json()) as {
           data?: { balances?: { currency: string; payins: { actual: string; expected: string } }[] };
         };
@@ -426,4 +424,14 @@ async function readBalance(api: Api, path: string): Promise<string> {
   });
   const body = (await response.json()) as { data?: { ledgerAccount?: { ownBalance: string } }; errors?: unknown[] };
   return body.data?.ledgerAccount?.ownBalance ?? `error ${JSON.stringify(body.errors)}`;
+}
+
+/** A read as a client makes it: a retryable 503 (a busy machine's connect timeout) is sent again, a few times. */
+async function readRetrying(url: string, token: string): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    if (response.status !== 503 || attempt === 3) return response;
+    await response.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+  }
 }

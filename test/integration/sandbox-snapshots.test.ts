@@ -296,3 +296,37 @@ describe('isolation', () => {
     expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
   });
 });
+
+describe('racing its own workspace', () => {
+  it('answers writes that race a reset or restore of their workspace with a result or a typed refusal, and stays consistent', async () => {
+    const workspace = await admin.workspace('racing');
+    await seed(workspace);
+    await admin.call('POST', `/workspaces/${workspace.workspaceId}/snapshots`, { name: 'seeded' });
+    const outcomes = new Map<string, number>();
+    let writing = true;
+    const writer = (async () => {
+      for (let n = 0; writing; n++) {
+        const answer = await gql(server.baseUrl, workspace.token, POST, {
+          ik: `race-${n}`,
+          entry: transfer(n % 20, '1'),
+        });
+        const outcome =
+          answer.status >= 500
+            ? `status ${answer.status}`
+            : (answer.body.data?.addLedgerEntry?.code ?? answer.body.data?.addLedgerEntry?.__typename ?? 'no data');
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+      }
+    })();
+    for (let round = 0; round < 4; round++) {
+      expect((await admin.call('POST', `/workspaces/${workspace.workspaceId}/reset`)).status).toBe(200);
+      expect((await admin.call('POST', `/workspaces/${workspace.workspaceId}/snapshots/seeded/restore`)).status).toBe(
+        200,
+      );
+    }
+    writing = false;
+    await writer;
+    const allowed = new Set(['AddLedgerEntryResult', 'ledger_not_found', 'ledger_account_not_found']);
+    expect([...outcomes.keys()].filter((outcome) => !allowed.has(outcome))).toEqual([]);
+    expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
+  });
+});

@@ -4,7 +4,7 @@
 -- before a later migration is refused instead of restored wrongly.
 create schema if not exists tally_snapshots;
 
-create table sandbox_snapshots (
+create table if not exists sandbox_snapshots (
   workspace_id text not null references workspaces (id),
   name text not null,
   id text not null unique,

@@ -1,6 +1,6 @@
 -- Sandbox: workspaces whose queued balance deltas the fold leaves alone until released, so reads
 -- of their eventual balances lag as they may in production (spec/sandbox.openapi.yaml).
-create table sandbox_fold_holds (
+create table if not exists sandbox_fold_holds (
   workspace_id text primary key references workspaces (id),
   created timestamptz not null default date_trunc('milliseconds', clock_timestamp())
 );
