@@ -150,6 +150,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{workspace_id}/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a workspace's clock
+         * @description Whether the workspace lives in real time or on a frozen or running clock, and its now.
+         */
+        get: operations["getSandboxClock"];
+        put?: never;
+        post?: never;
+        /**
+         * Release the clock back to real time
+         * @description The workspace reads real time again. Refused (`409 clock_backwards`) when real time is before data the workspace wrote on its clock.
+         */
+        delete: operations["releaseSandboxClock"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspace_id}/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance the clock
+         * @description Moves the workspace's now forward by `by`. A frozen clock stays frozen at the later instant; a
+         *     running clock keeps running from it; a workspace on real time gets a clock running that far ahead.
+         */
+        post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspace_id}/clock/freeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Freeze the clock
+         * @description Stops the workspace's time at `at`, or at its current now when `at` is absent.
+         */
+        post: operations["freezeSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspace_id}/clock/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the clock
+         * @description Puts the workspace's now at `to`, frozen there (the default) or running from it.
+         */
+        post: operations["setSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{workspace_id}/faults": {
         parameters: {
             query?: never;
@@ -345,6 +442,44 @@ export interface components {
             /** @description Shown only in this answer. */
             client_secret: string;
         };
+        Clock: {
+            /**
+             * @description `real`: no clock; `frozen`: time stands at `now`; `running`: time runs from a chosen instant.
+             * @enum {string}
+             */
+            mode: "real" | "frozen" | "running";
+            /**
+             * Format: date-time
+             * @description The workspace's now, as its requests read it.
+             */
+            now: string;
+        };
+        ClockAdvance: {
+            /** @description An ISO 8601 duration in days, hours, minutes and seconds, such as `P1D`, `PT1H30M` or `PT0.5S`; it must be positive. */
+            by: string;
+        };
+        ClockEnvelope: {
+            data: components["schemas"]["Clock"];
+        };
+        ClockFreeze: {
+            /**
+             * Format: date-time
+             * @description The instant to stop at (RFC 3339, with its offset); the current now when absent.
+             */
+            at?: string;
+        };
+        ClockSet: {
+            /**
+             * @description Stand still at `to` (true) or run from it (false).
+             * @default true
+             */
+            frozen: boolean;
+            /**
+             * Format: date-time
+             * @description The instant (RFC 3339, with its offset).
+             */
+            to: string;
+        };
         CreatedWorkspace: {
             client: components["schemas"]["ClientCredential"];
             workspace: components["schemas"]["Workspace"];
@@ -418,7 +553,7 @@ export interface components {
          * @description The codes this API answers; the billing API's catalogue plus the sandbox's own.
          * @enum {string}
          */
-        SandboxErrorCode: "invalid_request" | "malformed_json" | "unauthorized" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "internal_error" | "service_unavailable" | "deadline_exceeded" | "workspace_not_found" | "snapshot_not_found" | "snapshot_exists" | "snapshot_outdated" | "fault_not_found";
+        SandboxErrorCode: "invalid_request" | "malformed_json" | "unauthorized" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "internal_error" | "service_unavailable" | "deadline_exceeded" | "workspace_not_found" | "snapshot_not_found" | "snapshot_exists" | "snapshot_outdated" | "fault_not_found" | "clock_backwards";
         Snapshot: {
             /** Format: date-time */
             created: string;
@@ -461,6 +596,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description The move would put the workspace's now before the newest data it holds (`clock_backwards`; `details.newest_write`). Nothing changed. */
+        ClockBackwards: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description Any other failure, for example `404 route_not_found` or `405 method_not_allowed`. */
         Error: {
             headers: {
@@ -722,6 +866,178 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WorkspaceNotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClockEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WorkspaceNotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    releaseSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace is on real time. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClockEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WorkspaceNotFound"];
+            409: components["responses"]["ClockBackwards"];
+            default: components["responses"]["Error"];
+        };
+    };
+    advanceSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClockAdvance"];
+            };
+        };
+        responses: {
+            /** @description The clock, advanced. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClockEnvelope"];
+                };
+            };
+            /** @description `by` is not a positive duration of days, hours, minutes and seconds. Nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WorkspaceNotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    freezeSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ClockFreeze"];
+            };
+        };
+        responses: {
+            /** @description The frozen clock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClockEnvelope"];
+                };
+            };
+            /** @description The body does not match ClockFreeze, or the instant is outside the years 1970 to 9999. Nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WorkspaceNotFound"];
+            409: components["responses"]["ClockBackwards"];
+            default: components["responses"]["Error"];
+        };
+    };
+    setSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workspace acted on. */
+                workspace_id: components["parameters"]["WorkspaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClockSet"];
+            };
+        };
+        responses: {
+            /** @description The clock, set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClockEnvelope"];
+                };
+            };
+            /** @description The body does not match ClockSet, or the instant is outside the years 1970 to 9999. Nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WorkspaceNotFound"];
+            409: components["responses"]["ClockBackwards"];
             default: components["responses"]["Error"];
         };
     };

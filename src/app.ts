@@ -64,14 +64,14 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const sandbox = options.sandbox
     ? await createSandbox({ sql, adminToken: options.sandbox.adminToken, tokenTtlSeconds: options.tokenTtlSeconds })
     : undefined;
-  const tokens: BearerTokens = { signingKey, revoked: sandbox?.revoked };
+  const tokens: BearerTokens = { signingKey, revoked: sandbox?.revoked, now: sandbox?.now };
   const router = new Router<AppState>();
   const ledgerSchema = sandbox ? answerFieldFaults(buildLedgerSchema()) : buildLedgerSchema();
   // Token and health routes answer under both base URLs of the billing contract, so a client
   // generated for either reaches them.
   router.post(
     ['/oauth2/token', '/billing/oauth2/token'],
-    oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds, log }),
+    oauthToken({ sql, signingKey, ttlSeconds: options.tokenTtlSeconds, log, now: sandbox?.now }),
   );
   router.get(['/healthz', '/billing/healthz'], healthz);
   router.get('/metrics', serveMetrics);

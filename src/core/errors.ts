@@ -79,6 +79,7 @@ export const SANDBOX_ERROR_CATALOGUE = {
   snapshot_exists: { status: 409, retryable: false },
   snapshot_outdated: { status: 409, retryable: false },
   fault_not_found: { status: 404, retryable: false },
+  clock_backwards: { status: 409, retryable: false },
 } as const satisfies Record<Exclude<SandboxErrorCode, ApiErrorCode>, CodeInfo>;
 
 const EVERY_CODE: Record<ErrorCode, CodeInfo> = { ...ERROR_CATALOGUE, ...SANDBOX_ERROR_CATALOGUE };

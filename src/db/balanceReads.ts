@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import { toTimestampText, type BucketRange, type Unit } from '../core/calendar.js';
+import { coverSpan, toTimestampText, type BucketRange, type Unit } from '../core/calendar.js';
 import type { Db } from './sql.js';
 
 // Balance reads over the folded balances and buckets plus the queue of deltas the fold has not
@@ -95,6 +95,33 @@ export async function balancesOver(
     with accounts as (${scopedAccounts(db, target)})
     select currency, sum(amount)::text as amount from (${spanSum(db, target, ranges, from, to)}) t
     group by currency order by currency`;
+}
+
+/**
+ * Per currency, the sum of the lines posted up to and including the instant `until`, which falls
+ * in the local hour starting at `hourStart` (local ms) and `hourStartUtc`: whole buckets before
+ * that hour, then that hour's lines themselves (a sandbox clock reads "now" to the millisecond).
+ */
+export async function balancesAtInstant(
+  db: Db,
+  target: BalanceScope,
+  hourStart: number,
+  hourStartUtc: Date,
+  until: Date,
+): Promise<CurrencyAmount[]> {
+  return db<CurrencyAmount[]>`
+    /* balancesAtInstant */
+    with accounts as (${scopedAccounts(db, target)})
+    select currency, sum(amount)::text as amount from (
+      ${spanSum(db, target, coverSpan(null, hourStart), null, hourStart)}
+      union all
+      select l.currency, l.amount from accounts a
+      cross join lateral (
+        select l.currency, l.amount from ledger_lines l
+        where l.workspace_id = ${target.workspaceId} and l.account_id = a.id and l.posted >= ${hourStartUtc} and l.posted <= ${until}
+        offset 0
+      ) l
+    ) t group by currency order by currency`;
 }
 
 export type BucketAmount = { bucket: string; currency: string; amount: string };

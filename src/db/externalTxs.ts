@@ -108,7 +108,7 @@ export async function updateTxDescriptions(
 export async function markTxsDeleted(db: Db, workspaceId: string, ids: readonly string[]): Promise<TxRow[]> {
   return db<TxRow[]>`
     /* markTxsDeleted */
-    update ledger_external_txs t set deleted_at = coalesce(t.deleted_at, date_trunc('milliseconds', clock_timestamp()))
+    update ledger_external_txs t set deleted_at = coalesce(t.deleted_at, workspace_now(${workspaceId}))
     where t.workspace_id = ${workspaceId} and t.id = any(${ids as string[]}::text[])
     returning ${txColumns(db, 't')}`;
 }

@@ -153,7 +153,7 @@ export async function bumpInvoice(
   const [row] = await db<InvoiceRow[]>`
     /* bumpInvoice */
     update invoices set version = version + 1, tags = ${jsonb(db, tags)}, diff = ${diff === null ? null : jsonb(db, diff)},
-      modified = date_trunc('milliseconds', now())
+      modified = workspace_now(${workspaceId})
     where workspace_id = ${workspaceId} and id = ${id}
     returning ${invoiceColumns(db)}`;
   return row;

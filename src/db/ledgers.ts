@@ -56,7 +56,7 @@ export async function ikReleasedAt(
   const [row] = await db<{ freeAt: Date }[]>`
     /* ikReleasedAt */
     select max(deleted_at) + make_interval(secs => ${graceSeconds}) as "freeAt" from ledgers
-    where workspace_id = ${workspaceId} and ik = ${ik} and deleted_at > now() - make_interval(secs => ${graceSeconds})`;
+    where workspace_id = ${workspaceId} and ik = ${ik} and deleted_at > workspace_now(${workspaceId}) - make_interval(secs => ${graceSeconds})`;
   return row?.freeAt ?? undefined;
 }
 
@@ -77,7 +77,7 @@ export async function renameLedger(
 export async function softDeleteLedger(db: Db, workspaceId: string, id: string): Promise<boolean> {
   const rows = await db`
     /* softDeleteLedger */
-    update ledgers set deleted_at = now()
+    update ledgers set deleted_at = workspace_now(${workspaceId})
     where workspace_id = ${workspaceId} and id = ${id} and deleted_at is null`;
   return rows.count === 1;
 }

@@ -23,7 +23,12 @@ export class BearerRefusal extends DomainError {
  * How bearer tokens are checked: the key they are signed with and, in the sandbox, the workspaces
  * whose tokens no longer count (deleted ones: a token is stateless, so it outlives its workspace).
  */
-export type BearerTokens = { signingKey: Buffer; revoked?: (workspaceId: string) => boolean };
+export type BearerTokens = {
+  signingKey: Buffer;
+  revoked?: (workspaceId: string) => boolean;
+  /** A workspace's sandbox clock, which its tokens expire by; undefined: real time. */
+  now?: (workspaceId: string) => Date | undefined;
+};
 
 const invalidToken = (description: string) => `Bearer error="invalid_token", error_description="${description}"`;
 
@@ -45,9 +50,7 @@ export function checkBearer(
   const header = authorization ?? '';
   if (!BEARER_SCHEME.test(header)) return { refusal: missingToken() };
   const match = BEARER.exec(header);
-  const checked = match
-    ? checkToken(match[1], tokens.signingKey, Math.floor(Date.now() / 1000))
-    : { refused: 'invalid' as const };
+  const checked = match ? checkExpiry(match[1], tokens) : { refused: 'invalid' as const };
   if ('claims' in checked) {
     const { workspaceId, clientId } = checked.claims;
     if (!tokens.revoked?.(workspaceId)) return { caller: { workspaceId, clientId } };
@@ -67,6 +70,18 @@ export function checkBearer(
       invalidToken('The access token is malformed or was not issued by this server'),
     ),
   };
+}
+
+/** The token checked against real time or, for a workspace on a sandbox clock, against its clock. */
+function checkExpiry(token: string, tokens: BearerTokens) {
+  const realNow = Math.floor(Date.now() / 1000);
+  if (!tokens.now) return checkToken(token, tokens.signingKey, realNow);
+  // The signature first, with expiry set aside; then the expiry by the workspace's own time.
+  const signed = checkToken(token, tokens.signingKey, 0);
+  if (!('claims' in signed)) return signed;
+  const clock = tokens.now(signed.claims.workspaceId);
+  const now = clock ? Math.floor(clock.getTime() / 1000) : realNow;
+  return signed.claims.expiresAt > now ? signed : { refused: 'expired' as const };
 }
 
 /** The error answering a request whose bearer check failed (see checkBearer). */

@@ -11,6 +11,8 @@ export type SandboxRequest = {
   fieldFault?: FieldFault;
   /** The workspace's fold is held back: eventual balance reads leave out deltas still queued. */
   balancesLag?: boolean;
+  /** The workspace's clock, read once for the request; absent: real time. */
+  now?: Date;
 };
 
 /** What earlier middleware leaves on `ctx.state` for later middleware and handlers. */

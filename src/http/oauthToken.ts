@@ -10,7 +10,14 @@ import type { AppState } from './context.js';
 import { toDomainError } from './errors.js';
 import type { Logger } from '../observability/log.js';
 
-export type TokenEndpointOptions = { sql: Sql; signingKey: Buffer; ttlSeconds: number; log: Logger };
+export type TokenEndpointOptions = {
+  sql: Sql;
+  signingKey: Buffer;
+  ttlSeconds: number;
+  log: Logger;
+  /** A workspace's sandbox clock, which its tokens' lifetime counts from; undefined: real time. */
+  now?: (workspaceId: string) => Date | undefined;
+};
 
 // RFC 6749 §5.2 names for our catalogue codes, so generic OAuth clients read every failure too.
 const OAUTH_ERROR: Partial<Record<ErrorCode, string>> = {
@@ -50,7 +57,8 @@ export function oauthToken(options: TokenEndpointOptions): Middleware<AppState> 
       if (!client || !(await verifySecret(client.clientId, credentials.clientSecret, client.secretHash))) {
         throw new DomainError('invalid_client', 'Unknown client or wrong secret.');
       }
-      const expiresAt = Math.floor(Date.now() / 1000) + options.ttlSeconds;
+      const now = options.now?.(client.workspaceId) ?? new Date();
+      const expiresAt = Math.floor(now.getTime() / 1000) + options.ttlSeconds;
       ctx.body = {
         access_token: issueToken(
           { workspaceId: client.workspaceId, clientId: client.clientId, expiresAt },

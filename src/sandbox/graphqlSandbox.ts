@@ -15,11 +15,13 @@ const HTTP_LEVEL = new Set(['too_many_requests', 'service_unavailable']);
 export function graphqlSandbox(sandbox: {
   faults: RequestFaults;
   balancesLag: (workspaceId: string) => boolean;
+  now: (workspaceId: string) => Date | undefined;
 }): Middleware<AppState> {
   const { faults } = sandbox;
   return async (ctx, next) => {
     const workspaceId = ctx.state.caller?.workspaceId;
-    ctx.state.sandbox = { balancesLag: workspaceId !== undefined && sandbox.balancesLag(workspaceId) };
+    ctx.state.sandbox =
+      workspaceId === undefined ? {} : { balancesLag: sandbox.balancesLag(workspaceId), now: sandbox.now(workspaceId) };
     const fields = rootFields(ctx.request.body, ctx.query);
     const found = fields.length > 0 ? faults.faultFor(ctx, fields) : undefined;
     if (found?.fault.type === 'error' && !HTTP_LEVEL.has(found.fault.code)) {

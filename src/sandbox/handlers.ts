@@ -1,5 +1,7 @@
 import type { SnapshotRow } from '../db/sandbox/snapshots.js';
 import type { WorkspaceRow } from '../db/workspaces.js';
+import { DomainError } from '../core/errors.js';
+import { durationMs, type ClockState } from './clocks.js';
 import type { SandboxHandlerTable } from './handlerTypes.js';
 
 const DEFAULT_NAME = 'Sandbox workspace';
@@ -77,4 +79,49 @@ export const sandboxHandlers: SandboxHandlerTable = {
   async settleSandboxBalances({ path, store }) {
     return { status: 200, body: { data: await store.settleBalances(path.workspace_id) } };
   },
+  async getSandboxClock({ path, store }) {
+    return { status: 200, body: { data: clockOf(await store.clock(path.workspace_id)) } };
+  },
+  async freezeSandboxClock({ path, body, store }) {
+    const at = body?.at === undefined ? (await store.clock(path.workspace_id)).now : instant(body.at, '/body/at');
+    return { status: 200, body: { data: clockOf(await store.moveClock(path.workspace_id, at, true)) } };
+  },
+  async advanceSandboxClock({ path, body, store }) {
+    const by = durationMs(body.by);
+    if (!by) {
+      throw new DomainError('invalid_request', 'The clock advances by a positive duration.', {
+        violations: [{ pointer: '/body/by', message: 'must be a positive duration' }],
+      });
+    }
+    const current = await store.clock(path.workspace_id);
+    const to = instant(new Date(current.now.getTime() + by).toISOString(), '/body/by');
+    return {
+      status: 200,
+      body: { data: clockOf(await store.moveClock(path.workspace_id, to, current.mode === 'frozen')) },
+    };
+  },
+  async setSandboxClock({ path, body, store }) {
+    const to = instant(body.to, '/body/to');
+    return { status: 200, body: { data: clockOf(await store.moveClock(path.workspace_id, to, body.frozen ?? true)) } };
+  },
+  async releaseSandboxClock({ path, store }) {
+    return { status: 200, body: { data: clockOf(await store.moveClock(path.workspace_id, null, false)) } };
+  },
 };
+
+const clockOf = (state: ClockState) => ({ mode: state.mode, now: state.now.toISOString() });
+
+// The years balance history covers; a clock outside them could stamp rows no period can read.
+const FIRST_INSTANT = Date.UTC(1970, 0, 1);
+const LAST_INSTANT = Date.UTC(10000, 0, 1) - 1;
+
+/** A contract-valid RFC 3339 instant as a Date, within the years 1970 to 9999. */
+function instant(text: string, pointer: string): Date {
+  const at = new Date(text);
+  if (Number.isNaN(at.getTime()) || at.getTime() < FIRST_INSTANT || at.getTime() > LAST_INSTANT) {
+    throw new DomainError('invalid_request', 'The clock stays within the years 1970 to 9999.', {
+      violations: [{ pointer, message: 'must be an instant from 1970 to 9999' }],
+    });
+  }
+  return at;
+}

@@ -5,7 +5,9 @@ import { createSandboxApi } from './api.js';
 import { requestFaults, type RequestFaults } from './faultInjection.js';
 import { faultRules } from './faults.js';
 import { workspaceRevocations } from './revocations.js';
+import { allClocks } from '../db/sandbox/clocks.js';
 import { heldWorkspaces } from '../db/sandbox/foldHolds.js';
+import { workspaceClocks } from './clocks.js';
 import { sandboxStore } from './store.js';
 
 export type Sandbox = {
@@ -17,6 +19,8 @@ export type Sandbox = {
   faults: RequestFaults;
   /** Whether a workspace's eventual balance reads lag (its fold is held back). */
   balancesLag: (workspaceId: string) => boolean;
+  /** The workspace's clock, when it has one; undefined: real time. */
+  now: (workspaceId: string) => Date | undefined;
 };
 
 /** Everything the sandbox adds to a server (TALLY_SANDBOX=1): its admin API and its hooks in the other APIs. */
@@ -27,7 +31,8 @@ export async function createSandbox(options: {
 }): Promise<Sandbox> {
   const revocations = workspaceRevocations(options.tokenTtlSeconds);
   const rules = faultRules();
-  const store = sandboxStore(options.sql, revocations, await heldWorkspaces(options.sql));
+  const clocks = workspaceClocks(await allClocks(options.sql));
+  const store = sandboxStore(options.sql, revocations, clocks, await heldWorkspaces(options.sql));
   const middleware = await createSandboxApi({
     store,
     faults: rules,
@@ -38,5 +43,6 @@ export async function createSandbox(options: {
     revoked: (workspaceId) => revocations.revoked(workspaceId),
     faults: requestFaults(rules),
     balancesLag: (workspaceId) => store.balancesLag(workspaceId),
+    now: (workspaceId) => clocks.now(workspaceId),
   };
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newId } from '../core/ids.js';
 import { foldBalanceQueue, pendingDeltas } from '../db/balanceFold.js';
+import { ensureClockTriggers, newestWrite, releaseClock, setClock } from '../db/sandbox/clocks.js';
 import { holdFold, releaseFold } from '../db/sandbox/foldHolds.js';
 import { DomainError } from '../core/errors.js';
 import { createClient, createWorkspace, type Credential } from '../db/provision.js';
@@ -17,6 +18,7 @@ import { deleteWorkspaceData } from '../db/sandbox/workspaceData.js';
 import { readWorkspaceTables, type WorkspaceTables } from '../db/sandbox/workspaceTables.js';
 import type { Db, Sql } from '../db/sql.js';
 import { findWorkspace, listWorkspaces, type WorkspaceRow } from '../db/workspaces.js';
+import type { ClockState, WorkspaceClocks } from './clocks.js';
 import type { Revocations } from './revocations.js';
 
 export type BalanceFoldState = { held: boolean; pending: number };
@@ -27,9 +29,21 @@ const SETTLE_RETRY_MS = 10;
 /** The sandbox's operations on workspaces, each acting on the one workspace it names. */
 export type SandboxStore = ReturnType<typeof sandboxStore>;
 
-export function sandboxStore(sql: Sql, revocations: Revocations, initiallyHeld: readonly string[] = []) {
+export function sandboxStore(
+  sql: Sql,
+  revocations: Revocations,
+  clocks: WorkspaceClocks,
+  initiallyHeld: readonly string[] = [],
+) {
   // Workspaces whose fold is held back, mirrored in memory: every balance read asks.
   const held = new Set(initiallyHeld);
+  // Stamping triggers are installed once, when the first clock is set.
+  let triggers: Promise<void> | undefined;
+  const ensureTriggers = () =>
+    (triggers ??= ensureClockTriggers(sql).catch((error: unknown) => {
+      triggers = undefined;
+      throw error;
+    }));
   // Read on first use, then kept: the schema does not change while the process runs.
   let layout: Promise<WorkspaceTables> | undefined;
   const tables = () =>
@@ -68,6 +82,7 @@ export function sandboxStore(sql: Sql, revocations: Revocations, initiallyHeld: 
       });
       revocations.revoke(workspaceId);
       held.delete(workspaceId);
+      clocks.release(workspaceId);
     },
 
     async resetWorkspace(workspaceId: string): Promise<WorkspaceRow> {
@@ -130,6 +145,37 @@ export function sandboxStore(sql: Sql, revocations: Revocations, initiallyHeld: 
         }
       }
       return { held: held.has(workspaceId), pending: 0 };
+    },
+
+    async clock(workspaceId: string): Promise<ClockState> {
+      await existing(sql, workspaceId);
+      return clocks.state(workspaceId);
+    },
+
+    /**
+     * Sets the workspace's clock (frozen at, or running from, `to`), or back to real time with
+     * `to` null. Refused when the new now would come before the newest row the workspace holds.
+     */
+    async moveClock(workspaceId: string, to: Date | null, frozen: boolean): Promise<ClockState> {
+      await existing(sql, workspaceId);
+      const layout = await tables();
+      await ensureTriggers();
+      const target = to ?? new Date();
+      const newest = await newestWrite(sql, layout.tables, workspaceId);
+      if (newest && target.getTime() < newest.getTime()) {
+        throw new DomainError(
+          'clock_backwards',
+          `The workspace holds data written at ${newest.toISOString()}; its clock cannot go back to ${target.toISOString()}. Reset the workspace first to go back further.`,
+          { newest_write: newest.toISOString() },
+        );
+      }
+      if (to === null) {
+        await releaseClock(sql, workspaceId);
+        clocks.release(workspaceId);
+      } else {
+        clocks.set(await setClock(sql, workspaceId, frozen, to));
+      }
+      return clocks.state(workspaceId);
     },
 
     async deleteSnapshot(workspaceId: string, name: string): Promise<SnapshotRow> {

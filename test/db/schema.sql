@@ -351,6 +351,13 @@ create table products (
   request_hash text
 );
 
+create table sandbox_clocks (
+  workspace_id text not null,
+  frozen boolean not null,
+  base timestamp with time zone not null,
+  set_at timestamp with time zone not null
+);
+
 create table sandbox_fold_holds (
   workspace_id text not null,
   created timestamp with time zone default date_trunc('milliseconds'::text, clock_timestamp()) not null
@@ -408,6 +415,7 @@ alter table payment_flows add constraint payment_flows_pkey PRIMARY KEY (workspa
 alter table payments add constraint payments_pkey PRIMARY KEY (workspace_id, id);
 alter table product_roles add constraint product_roles_pkey PRIMARY KEY (workspace_id, product_id, relation, role_id);
 alter table products add constraint products_pkey PRIMARY KEY (workspace_id, id);
+alter table sandbox_clocks add constraint sandbox_clocks_pkey PRIMARY KEY (workspace_id);
 alter table sandbox_fold_holds add constraint sandbox_fold_holds_pkey PRIMARY KEY (workspace_id);
 alter table sandbox_snapshots add constraint sandbox_snapshots_pkey PRIMARY KEY (workspace_id, name);
 alter table server_secrets add constraint server_secrets_pkey PRIMARY KEY (name);
@@ -484,6 +492,7 @@ alter table payments add constraint payments_workspace_id_payment_account_id_fke
 alter table product_roles add constraint product_roles_workspace_id_product_id_fkey FOREIGN KEY (workspace_id, product_id) REFERENCES products(workspace_id, id);
 alter table product_roles add constraint product_roles_workspace_id_role_id_fkey FOREIGN KEY (workspace_id, role_id) REFERENCES billing_roles(workspace_id, id);
 alter table products add constraint products_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
+alter table sandbox_clocks add constraint sandbox_clocks_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
 alter table sandbox_fold_holds add constraint sandbox_fold_holds_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
 alter table sandbox_snapshots add constraint sandbox_snapshots_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
 
@@ -1494,6 +1503,27 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.sandbox_clock_stamp()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_now timestamptz;
+  v_stamps jsonb := '{}';
+  v_column text;
+begin
+  select date_trunc('milliseconds', case when c.frozen then c.base else c.base + (now() - c.set_at) end)
+  into v_now from sandbox_clocks c where c.workspace_id = new.workspace_id;
+  if v_now is null then
+    return new;
+  end if;
+  foreach v_column in array tg_argv loop
+    v_stamps := v_stamps || jsonb_build_object(v_column, v_now);
+  end loop;
+  return jsonb_populate_record(new, v_stamps);
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION public.sync_transaction(p_workspace_id text, p_transaction jsonb, p_account jsonb, p_allocations jsonb)
  RETURNS TABLE(outcome text, tx_posted timestamp with time zone, tx_created timestamp with time zone, account jsonb, users jsonb)
  LANGUAGE plpgsql
@@ -1585,4 +1615,15 @@ AS $function$
        + coalesce((select sum(q.amount) from ledger_balance_queue q
                    where q.workspace_id = p_workspace_id and q.currency = p_currency and q.account_id in (select id from subtree)
                      and not q.balance_applied), 0)
+$function$;
+
+CREATE OR REPLACE FUNCTION public.workspace_now(p_workspace_id text)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select coalesce(
+    (select date_trunc('milliseconds', case when c.frozen then c.base else c.base + (now() - c.set_at) end)
+     from sandbox_clocks c where c.workspace_id = p_workspace_id),
+    date_trunc('milliseconds', now()))
 $function$;

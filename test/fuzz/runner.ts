@@ -94,10 +94,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       workspaceId: world.workspaceId,
     });
     const covering = rest.operationIds.length + graphql.fields.length;
+    const coveringAll = covering + sandbox.operationIds.length;
     const caseAt = (index: number): HttpCase => {
       const random = seeded(options.seed * 1_000_003 + index);
       if (index < rest.operationIds.length) return rest.cover(index, random);
       if (index < covering) return graphql.cover(index - rest.operationIds.length, random);
+      if (index < coveringAll) return sandbox.cover(index - covering, random);
       const pick = random.int(0, 15);
       return pick < 4
         ? rest.next(random)

@@ -57,27 +57,28 @@ export function sandboxCaseGenerator(world: SandboxWorld) {
     return [base];
   };
 
+  /** Any operation without the admin token: none, wrong, or an API client's. */
+  const withoutAdminToken = (operation: Operation, random: Random): HttpCase => {
+    const authorization = random.pick([
+      '',
+      `Bearer ${world.clientToken}`,
+      `Bearer ${world.adminToken}x`,
+      'Bearer ',
+      'Basic YTpi',
+    ]);
+    return {
+      kind: 'sandbox:bad-admin-token',
+      operation: operation.operationId,
+      method: operation.method,
+      path: fill(operation, world.workspaceId, random),
+      headers: { authorization, 'content-type': 'application/json' },
+      body: operation.bodyRef ? JSON.stringify(random.pick(operation.examples)) : undefined,
+      writes: operation.method !== 'GET',
+    };
+  };
+
   const generators: ((random: Random) => HttpCase)[] = [
-    // Any operation without the admin token: none, wrong, or an API client's.
-    (random) => {
-      const operation = random.pick(operations);
-      const authorization = random.pick([
-        '',
-        `Bearer ${world.clientToken}`,
-        `Bearer ${world.adminToken}x`,
-        'Bearer ',
-        'Basic YTpi',
-      ]);
-      return {
-        kind: 'sandbox:bad-admin-token',
-        operation: operation.operationId,
-        method: operation.method,
-        path: fill(operation, world.workspaceId, random),
-        headers: { authorization, 'content-type': 'application/json' },
-        body: operation.bodyRef ? JSON.stringify(random.pick(operation.examples)) : undefined,
-        writes: operation.method !== 'GET',
-      };
-    },
+    (random) => withoutAdminToken(random.pick(operations), random),
     // Any operation on a workspace that does not exist (or an id no workspace could have).
     (random) => {
       const operation = random.pick(operations.filter((o) => o.template.includes('{workspace_id}')));
@@ -167,6 +168,8 @@ export function sandboxCaseGenerator(world: SandboxWorld) {
 
   return {
     operationIds: operations.map((operation) => operation.operationId),
+    /** Case k of the first operationIds.length sandbox cases: one per operation, so each is reached. */
+    cover: (index: number, random: Random): HttpCase => withoutAdminToken(operations[index], random),
     next: (random: Random): HttpCase => random.pick(generators)(random),
   };
 }

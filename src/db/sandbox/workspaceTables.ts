@@ -8,7 +8,12 @@ export type WorkspaceTable = {
   columns: string[];
   /** The columns a restore writes: identity (`generated always`) and generated columns get fresh values. */
   writable: string[];
+  /** Its columns holding when a row was written, which follow a workspace's sandbox clock. */
+  stamped: string[];
 };
+
+/** Columns stamped with "now" when a row is written or changed (created, modified, generated_at). */
+export const STAMP_COLUMNS = new Set(['created', 'modified', 'generated_at']);
 
 export type WorkspaceTables = {
   /** Parents before children: the order to insert in (and, reversed, to delete in). */
@@ -56,9 +61,10 @@ export async function readWorkspaceTables(db: Db): Promise<WorkspaceTables> {
   for (const row of columns) {
     if (KEPT.has(row.table) || isSandboxTable(row.table)) continue;
     let table = byName.get(row.table);
-    if (!table) byName.set(row.table, (table = { name: row.table, columns: [], writable: [] }));
+    if (!table) byName.set(row.table, (table = { name: row.table, columns: [], writable: [], stamped: [] }));
     table.columns.push(row.column);
     if (!row.fresh) table.writable.push(row.column);
+    if (STAMP_COLUMNS.has(row.column)) table.stamped.push(row.column);
   }
   const tables = parentsFirst(byName, references);
   const layout = createHash('sha256')

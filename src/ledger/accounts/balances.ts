@@ -2,7 +2,14 @@ import { coverSpan, parseSpan } from '../../core/calendar.js';
 import { currencyKey, currencyLabel } from '../../core/currencyKeys.js';
 import { DomainError } from '../../core/errors.js';
 import { pageInMemory, WHOLE_PAGE, type PageArgs } from '../../core/pagination.js';
-import { balancesOver, currentBalances, type BalanceScope, type CurrencyAmount } from '../../db/balanceReads.js';
+import {
+  balancesAtInstant,
+  balancesOver,
+  currentBalances,
+  type BalanceScope,
+  type CurrencyAmount,
+} from '../../db/balanceReads.js';
+import { parseUtcOffset } from '../../core/time.js';
 import type { LedgerAccountRow } from '../../db/ledgerAccounts.js';
 import type { GqlContext } from '../context.js';
 
@@ -96,9 +103,19 @@ async function balancesAt(
 ): Promise<Map<string, bigint>> {
   checkConsistency(account, scope, args.consistencyMode);
   const target = balanceScope(ctx, account, scope, args.consistencyMode);
+  const clock = ctx.sandbox?.now;
+  if (args.at == null && clock) return toAmounts(account, scope, await balancesAtClock(ctx, account, target, clock));
   if (args.at == null) return toAmounts(account, scope, await currentBalances(ctx.sql, target));
   const end = parseSpan(args.at, false)!.end;
   return toAmounts(account, scope, await balancesOver(ctx.sql, target, coverSpan(null, end), null, end));
+}
+
+/** The balance at a sandbox clock's now: what was posted up to that instant, at the ledger's offset. */
+async function balancesAtClock(ctx: GqlContext, account: LedgerAccountRow, target: BalanceScope, now: Date) {
+  const ledger = await ctx.load.ledger.load(account.ledgerId);
+  const offsetMs = (parseUtcOffset(ledger?.balanceUtcOffset ?? '+00:00') ?? 0) * 60_000;
+  const hourStart = Math.floor((now.getTime() + offsetMs) / 3_600_000) * 3_600_000;
+  return balancesAtInstant(ctx.sql, target, hourStart, new Date(hourStart - offsetMs), now);
 }
 
 async function changesIn(

@@ -90,7 +90,7 @@ export async function entryAccounts(
       parameters,
     );
     for (const row of rows) {
-      const account: LedgerAccountRow = { ...row, created: new Date() };
+      const account: LedgerAccountRow = { ...row, created: ctx.sandbox?.now ?? new Date() };
       byKey.set(row.id, account);
       byKey.set(`path:${row.path}`, account);
       byKey.set(`ik:${row.ik}`, account);

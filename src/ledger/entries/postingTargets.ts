@@ -1,5 +1,6 @@
 import { findPostingTargets, type PostingTarget, type TargetQuery } from '../../db/postingLookup.js';
 import type { Sql } from '../../db/sql.js';
+import type { SandboxRequest } from '../../http/context.js';
 
 // The lookups of entries that arrive together share one statement: under load, the requests
 // read in one turn of the event loop each need their ledger and accounts, and one round trip
@@ -12,7 +13,8 @@ export type PostingTargets = {
 };
 
 /** What preparing an entry reads with: the pool, and the shared lookups over it. */
-export type PostingContext = { sql: Sql; postingTargets: PostingTargets };
+/** What preparing and posting entries needs of a request: the database, shared lookups, and (in the sandbox) its workspace's clock. */
+export type PostingContext = { sql: Sql; postingTargets: PostingTargets; sandbox?: SandboxRequest };
 
 type Waiting = {
   query: TargetQuery;

@@ -165,7 +165,7 @@ export async function prepareEntry(
       type: entry.type,
       typeVersion: entry.typeVersion,
       parameters: entry.parameters,
-      posted: input.posted ?? new Date().toISOString(),
+      posted: input.posted ?? (ctx.sandbox?.now ?? new Date()).toISOString(),
       description: entry.description,
       tags,
       groups,

@@ -1,0 +1,34 @@
+-- The sandbox's clock per workspace (table sandbox_clocks). Without a clock row a workspace
+-- lives in real time. A running clock counts from the transaction's start (now()), so every row
+-- a transaction writes carries the same instant, as with real time.
+
+-- The workspace's now: what SQL that stamps a workspace's rows by hand uses instead of now().
+create or replace function workspace_now(p_workspace_id text) returns timestamptz
+language sql stable as $$
+  select coalesce(
+    (select date_trunc('milliseconds', case when c.frozen then c.base else c.base + (now() - c.set_at) end)
+     from sandbox_clocks c where c.workspace_id = p_workspace_id),
+    date_trunc('milliseconds', now()))
+$$;
+
+-- Trigger of the tables whose rows are stamped by column defaults (created, generated_at, ...):
+-- installed by the sandbox when a first clock is set (src/db/sandbox/clocks.ts), it replaces the
+-- columns named as trigger arguments with the workspace's clock, when the workspace has one.
+create or replace function sandbox_clock_stamp() returns trigger
+language plpgsql as $$
+declare
+  v_now timestamptz;
+  v_stamps jsonb := '{}';
+  v_column text;
+begin
+  select date_trunc('milliseconds', case when c.frozen then c.base else c.base + (now() - c.set_at) end)
+  into v_now from sandbox_clocks c where c.workspace_id = new.workspace_id;
+  if v_now is null then
+    return new;
+  end if;
+  foreach v_column in array tg_argv loop
+    v_stamps := v_stamps || jsonb_build_object(v_column, v_now);
+  end loop;
+  return jsonb_populate_record(new, v_stamps);
+end
+$$;
