@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newId } from '../core/ids.js';
 import { foldBalanceQueue, pendingDeltas } from '../db/balanceFold.js';
+import { retryingRaces } from '../db/deadlocks.js';
 import { ensureClockTriggers, newestWrite, releaseClock, setClock } from '../db/sandbox/clocks.js';
 import { holdFold, releaseFold } from '../db/sandbox/foldHolds.js';
 import { DomainError } from '../core/errors.js';
@@ -72,14 +73,16 @@ export function sandboxStore(
     /** Everything the workspace holds, its clients and snapshots included; its tokens stop working. */
     async deleteWorkspace(workspaceId: string): Promise<void> {
       const { tables: data, sandboxTables } = await tables();
-      await sql.begin(async (tx) => {
-        await lockWorkspace(tx, workspaceId);
-        await deleteAllSnapshots(tx, data, workspaceId);
-        await deleteWorkspaceData(tx, data, workspaceId);
-        for (const table of sandboxTables) await tx`delete from ${tx(table)} where workspace_id = ${workspaceId}`;
-        await tx`delete from api_clients where workspace_id = ${workspaceId}`;
-        await tx`delete from workspaces where id = ${workspaceId}`;
-      });
+      await retryingRaces(() =>
+        sql.begin(async (tx) => {
+          await lockWorkspace(tx, workspaceId);
+          await deleteAllSnapshots(tx, data, workspaceId);
+          await deleteWorkspaceData(tx, data, workspaceId);
+          for (const table of sandboxTables) await tx`delete from ${tx(table)} where workspace_id = ${workspaceId}`;
+          await tx`delete from api_clients where workspace_id = ${workspaceId}`;
+          await tx`delete from workspaces where id = ${workspaceId}`;
+        }),
+      );
       revocations.revoke(workspaceId);
       held.delete(workspaceId);
       clocks.release(workspaceId);
@@ -87,11 +90,13 @@ export function sandboxStore(
 
     async resetWorkspace(workspaceId: string): Promise<WorkspaceRow> {
       const { tables: data } = await tables();
-      return sql.begin<WorkspaceRow>(async (tx) => {
-        const workspace = await lockWorkspace(tx, workspaceId);
-        await deleteWorkspaceData(tx, data, workspaceId);
-        return workspace;
-      });
+      return retryingRaces(() =>
+        sql.begin<WorkspaceRow>(async (tx) => {
+          const workspace = await lockWorkspace(tx, workspaceId);
+          await deleteWorkspaceData(tx, data, workspaceId);
+          return workspace;
+        }),
+      );
     },
 
     async saveSnapshot(workspaceId: string, name: string, replace: boolean): Promise<SnapshotRow> {
@@ -106,10 +111,12 @@ export function sandboxStore(
 
     async restoreSnapshot(workspaceId: string, name: string): Promise<SnapshotRow> {
       const current = await tables();
-      return sql.begin<SnapshotRow>(async (tx) => {
-        await lockWorkspace(tx, workspaceId);
-        return restoreSnapshot(tx, current, workspaceId, name);
-      });
+      return retryingRaces(() =>
+        sql.begin<SnapshotRow>(async (tx) => {
+          await lockWorkspace(tx, workspaceId);
+          return restoreSnapshot(tx, current, workspaceId, name);
+        }),
+      );
     },
 
     /** Whether the workspace's eventual balance reads leave out what the fold has not taken. */
