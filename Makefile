@@ -4,7 +4,7 @@ SHELL := /bin/bash
 BIN := node_modules/.bin
 NODE_TS := node --import tsx/esm
 
-.PHONY: help install run generate check-generated lint format lint-spec sdk release-contract typecheck test test-long fuzz mock admin bench bench-ledger bench-ledger-balances bench-billing bench-sandbox clean clean-data
+.PHONY: help install run generate check-generated lint format lint-spec sdk release-contract typecheck test test-long fuzz mock conformance admin bench bench-ledger bench-ledger-balances bench-billing bench-sandbox clean clean-data
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -74,6 +74,9 @@ mock: install ## Stateless mocks: billing REST on 4010 (Tally's validation in fr
 	MOCK_GRAPHQL_PORT=$${MOCK_GRAPHQL_PORT:-4011} $(NODE_TS) src/mock/ledgerMock.ts & graphql=$$!; \
 	trap 'kill $$prism $$rest $$graphql 2>/dev/null' EXIT INT TERM; \
 	wait
+
+conformance: install ## Every example of both contracts against a server: make conformance URL=... CLIENT_ID=... CLIENT_SECRET=... [ADMIN_TOKEN=...] [JUNIT=file]
+	$(NODE_TS) src/conformance/cli.ts
 
 admin: install ## Manage workspaces and API clients: make admin ARGS="help"
 	$(NODE_TS) src/cli/admin.ts $(ARGS)

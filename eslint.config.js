@@ -32,9 +32,10 @@ export default tseslint.config(
     },
   },
   {
-    // Tests and benchmarks read answers off the wire as JSON (`any`) and assert their shape with
-    // expect; typing every answer would restate the contract the tests check.
-    files: ['test/**', 'bench/**'],
+    // Tests, benchmarks and the conformance suite (a test runner shipped with the server) read
+    // answers off the wire as JSON (`any`) and compare them with the contract; typing every answer
+    // would restate the contract they check.
+    files: ['test/**', 'bench/**', 'src/conformance/**'],
     rules: {
       // Hostile-input tests send what the types forbid, on purpose, and stubs may be async without awaiting.
       'no-restricted-syntax': 'off',
@@ -47,6 +48,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
-  { files: ['**/*.js'], extends: [tseslint.configs.disableTypeChecked] },
+  { files: ['**/*.js', '**/*.mjs'], extends: [tseslint.configs.disableTypeChecked] },
   prettier,
 );

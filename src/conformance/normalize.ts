@@ -1,4 +1,4 @@
-import { ID_PATTERN } from '../../src/core/ids.js';
+import { ID_PATTERN } from '../core/ids.js';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 

@@ -1,8 +1,9 @@
-import type { TestWorkspace } from '../support/server.js';
-
 // Builds the spec's `x-tally-sample-world` in a fresh workspace through the public API, and maps
 // the sample ids the examples use to the ids this server generated. Sections whose operations
 // the server does not serve yet are left out (their examples are pending too).
+
+/** The workspace an example runs in: its id and a client of it, with a token. */
+export type ExampleWorkspace = { workspaceId: string; clientId: string; clientSecret: string; token: string };
 
 type World = {
   client: { client_id: string; client_secret: string; workspace: string };
@@ -23,7 +24,7 @@ type Api = (method: string, path: string, body?: unknown) => Promise<any>;
 export async function buildSampleWorld(
   world: World,
   baseUrl: string,
-  workspace: TestWorkspace,
+  workspace: ExampleWorkspace,
   served: Set<string>,
 ): Promise<BuiltWorld> {
   const api: Api = async (method, path, body) => {
@@ -68,7 +69,7 @@ export async function buildSampleWorld(
 }
 
 /** Finds the real id that a sample-world `ids` description names, for the resources served. */
-async function idResolvers(api: Api, served: Set<string>, workspace: TestWorkspace) {
+async function idResolvers(api: Api, served: Set<string>, workspace: ExampleWorkspace) {
   const products: { id: string; code: string; paid_by_roles: Role[]; paid_to_roles: Role[] }[] = served.has(
     'listProducts',
   )

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec } from '../contract/billingExamples.js';
+import { loadSpec } from '../../src/conformance/billingExamples.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
 // In a real browser (headless Chromium; `.ci/run` installs Debian's when it is missing): the API

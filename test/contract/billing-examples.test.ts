@@ -6,11 +6,11 @@ import { handlers } from '../../src/billing/handlers.js';
 import { OpenAPI31Backend } from '../../src/http/openapi31Backend.js';
 import { issueToken } from '../../src/core/tokens.js';
 import { tokenSigningKey } from '../../src/db/workspaces.js';
-import { normalize } from '../support/normalize.js';
+import { normalize } from '../../src/conformance/normalize.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { loadExampleCases, loadSpec, type ExampleCase } from './billingExamples.js';
-import { buildSampleWorld, substitute } from './sampleWorld.js';
-import { loadLedgerExamples } from './ledgerExamples.js';
+import { loadExampleCases, loadSpec, type ExampleCase } from '../../src/conformance/billingExamples.js';
+import { replayBillingExample } from '../../src/conformance/replay.js';
+import { loadLedgerExamples } from '../../src/conformance/ledgerExamples.js';
 
 // Replays every named example of spec/billing.openapi.yaml against the running server, in a fresh
 // workspace holding the spec's sample world: status, body valid against the response schema, and
@@ -34,44 +34,20 @@ afterAll(() => server?.close());
 
 async function replay(example: ExampleCase, prefix: string) {
   const workspace = await server.workspace('Tally Examples');
-  const servedForWorld = new Set([...served, ...ROOT_OPERATIONS]);
-  const { substitutions } = await buildSampleWorld(
-    spec['x-tally-sample-world'],
-    server.baseUrl,
-    workspace,
-    servedForWorld,
-  );
-  const input = substitute({ path: example.pathParams, query: example.query, body: example.body }, substitutions);
-
-  const route = example.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(input.path[name]));
-  const query = new URLSearchParams(input.query).toString();
-  const headers: Record<string, string> = {};
-  if (example.security === 'bearer') headers.authorization = `Bearer ${workspace.token}`;
+  let expiredToken: string | undefined;
   if (example.security === 'expired') {
     const claims = {
       workspaceId: workspace.workspaceId,
       clientId: workspace.clientId,
       expiresAt: Math.floor(Date.now() / 1000) - 60,
     };
-    headers.authorization = `Bearer ${issueToken(claims, await tokenSigningKey(server.db.sql))}`;
+    expiredToken = issueToken(claims, await tokenSigningKey(server.db.sql));
   }
-  if (example.security === 'basic') {
-    headers.authorization = `Basic ${Buffer.from(`${workspace.clientId}:${workspace.clientSecret}`).toString('base64')}`;
-  }
-  let body: string | undefined;
-  if (input.body !== undefined) {
-    headers['content-type'] = example.mediaType!;
-    body =
-      example.mediaType === 'application/x-www-form-urlencoded'
-        ? new URLSearchParams(input.body as Record<string, string>).toString()
-        : JSON.stringify(input.body);
-  }
-  const response = await fetch(`${server.baseUrl}${prefix}${route}${query ? `?${query}` : ''}`, {
-    method: example.method,
-    headers,
-    body,
+  return replayBillingExample(server.baseUrl, spec, example, workspace, {
+    prefix,
+    served: new Set([...served, ...ROOT_OPERATIONS]),
+    expiredToken,
   });
-  return { status: response.status, body: await response.json() };
 }
 
 describe('spec/billing.openapi.yaml examples', () => {

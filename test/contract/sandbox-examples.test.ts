@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { sandboxOperationIds } from '../../src/sandbox/api.js';
 import { OpenAPI31Backend } from '../../src/http/openapi31Backend.js';
-import { normalize } from '../support/normalize.js';
+import { normalize } from '../../src/conformance/normalize.js';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
-import { loadExampleCases, type ExampleCase } from './billingExamples.js';
+import { loadExampleCases, type ExampleCase } from '../../src/conformance/billingExamples.js';
 
 // Replays every named example of spec/sandbox.openapi.yaml against the running server, each in
 // the world the contract describes (a fresh workspace `checkout tests` with a snapshot `empty`):

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createBillingMock } from '../../src/mock/billingMock.js';
 import { createMockServer } from '../../src/mock/ledgerMock.js';
-import { loadSpec } from '../contract/billingExamples.js';
+import { loadSpec } from '../../src/conformance/billingExamples.js';
 import { freePort } from '../support/ports.js';
 import { startTestServer } from '../support/server.js';
 
