@@ -9,7 +9,7 @@ import type { Sql } from '../db/sql.js';
 import { bearerRefusal, callerOf, missingToken, type BearerTokens } from '../http/bearerAuth.js';
 import { rejectUnreadBody } from '../http/bodies.js';
 import { contractViolations, isCombinator } from '../http/contractViolations.js';
-import { decodablePath, hasUnreadableBody, rejectUnstorableText } from '../http/requestChecks.js';
+import { hasUnreadableBody, rejectUnstorableText } from '../http/requestChecks.js';
 import { methodNotAllowed } from '../http/errors.js';
 import { OPENAPI_PATH } from '../http/contracts.js';
 import type { AppContext, AppState } from '../http/context.js';
@@ -105,21 +105,7 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
         : ctx.path.startsWith(`${CURRENT_PREFIX}/`)
           ? ctx.path.slice(CURRENT_PREFIX.length)
           : ctx.path;
-    if (!decodablePath(path)) {
-      throw new DomainError('invalid_request', 'The path is not valid percent-encoding.', {
-        violations: [{ pointer: '/path', message: 'must be valid percent-encoded UTF-8' }],
-      });
-    }
-    await backend.handleRequest(
-      {
-        method: ctx.method,
-        path,
-        query: ctx.query as Record<string, string>,
-        headers: ctx.headers as Record<string, string>,
-        body: ctx.request.body,
-      },
-      ctx,
-    );
+    await backend.serve(ctx, path);
   };
   return { middleware, backend };
 }

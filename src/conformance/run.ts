@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { Document } from 'openapi-backend';
 import { parse as parseYaml } from 'yaml';
 import { OpenAPI31Backend } from '../http/openapi31Backend.js';
 import { loadExampleCases, SPEC_PATH, type ExampleCase } from './billingExamples.js';
@@ -39,7 +40,7 @@ type Json = Record<string, any>;
 
 export async function runConformance(options: ConformanceOptions): Promise<CaseResult[]> {
   const spec = parseYaml(fs.readFileSync(SPEC_PATH, 'utf8')) as Json;
-  const validator = new OpenAPI31Backend({ definition: structuredClone(spec) as never, validate: true });
+  const validator = new OpenAPI31Backend({ definition: structuredClone(spec) as Document, validate: true });
   await validator.init();
   const workspaces = await workspaceSource(options);
   const billing = loadExampleCases(spec).filter((c) => !options.filter || c.id.includes(options.filter));

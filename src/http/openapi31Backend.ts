@@ -1,6 +1,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { OpenAPIBackend, type Document, type Operation, type Options, type Request } from 'openapi-backend';
+import { DomainError } from '../core/errors.js';
+import type { AppContext } from './context.js';
+import { decodablePath } from './requestChecks.js';
 
 /**
  * openapi-backend checks documents against the OpenAPI 3.0 meta-schema and validates with draft-07
@@ -23,6 +26,28 @@ export class OpenAPI31Backend extends OpenAPIBackend<Document> {
 
   override validateDefinition(): Document {
     return this.definition;
+  }
+
+  /**
+   * Hands a Koa request to the contract's routing, security and validation, as `path` (the
+   * request's path without the API's prefix); a path that is not valid percent-encoding is refused first.
+   */
+  async serve(ctx: AppContext, path: string): Promise<void> {
+    if (!decodablePath(path)) {
+      throw new DomainError('invalid_request', 'The path is not valid percent-encoding.', {
+        violations: [{ pointer: '/path', message: 'must be valid percent-encoded UTF-8' }],
+      });
+    }
+    await this.handleRequest(
+      {
+        method: ctx.method,
+        path,
+        query: ctx.query as Record<string, string>,
+        headers: ctx.headers as Record<string, string>,
+        body: ctx.request.body,
+      },
+      ctx,
+    );
   }
 
   /** The methods the contract serves on this path, for the Allow header of a 405. */

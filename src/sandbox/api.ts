@@ -10,7 +10,7 @@ import { SANDBOX_OPENAPI_PATH } from '../http/contracts.js';
 import { contractViolations } from '../http/contractViolations.js';
 import { methodNotAllowed } from '../http/errors.js';
 import { OpenAPI31Backend } from '../http/openapi31Backend.js';
-import { decodablePath, hasUnreadableBody, rejectUnstorableText } from '../http/requestChecks.js';
+import { hasUnreadableBody, rejectUnstorableText } from '../http/requestChecks.js';
 import type { SandboxOperationId } from './handlerTypes.js';
 import { sandboxHandlers } from './handlers.js';
 import type { FaultRules } from './faults.js';
@@ -82,22 +82,7 @@ export async function createSandboxApi(options: SandboxApiOptions): Promise<Midd
       await next();
       return;
     }
-    const path = ctx.path.slice(SANDBOX_PREFIX.length) || '/';
-    if (!decodablePath(path)) {
-      throw new DomainError('invalid_request', 'The path is not valid percent-encoding.', {
-        violations: [{ pointer: '/path', message: 'must be valid percent-encoded UTF-8' }],
-      });
-    }
-    await backend.handleRequest(
-      {
-        method: ctx.method,
-        path,
-        query: ctx.query as Record<string, string>,
-        headers: ctx.headers as Record<string, string>,
-        body: ctx.request.body,
-      },
-      ctx,
-    );
+    await backend.serve(ctx, ctx.path.slice(SANDBOX_PREFIX.length) || '/');
   };
 }
 

@@ -1503,6 +1503,15 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.sandbox_clock_now(p_workspace_id text)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select date_trunc('milliseconds', case when c.frozen then c.base else c.base + (now() - c.set_at) end)
+  from sandbox_clocks c where c.workspace_id = p_workspace_id
+$function$;
+
 CREATE OR REPLACE FUNCTION public.sandbox_clock_stamp()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1512,8 +1521,7 @@ declare
   v_stamps jsonb := '{}';
   v_column text;
 begin
-  select date_trunc('milliseconds', case when c.frozen then c.base else c.base + (now() - c.set_at) end)
-  into v_now from sandbox_clocks c where c.workspace_id = new.workspace_id;
+  v_now := sandbox_clock_now(new.workspace_id);
   if v_now is null then
     return new;
   end if;
@@ -1622,8 +1630,5 @@ CREATE OR REPLACE FUNCTION public.workspace_now(p_workspace_id text)
  LANGUAGE sql
  STABLE
 AS $function$
-  select coalesce(
-    (select date_trunc('milliseconds', case when c.frozen then c.base else c.base + (now() - c.set_at) end)
-     from sandbox_clocks c where c.workspace_id = p_workspace_id),
-    date_trunc('milliseconds', now()))
+  select coalesce(sandbox_clock_now(p_workspace_id), date_trunc('milliseconds', now()))
 $function$;

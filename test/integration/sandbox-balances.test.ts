@@ -1,30 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkLedgerInvariants } from '../../src/db/ledgerChecks.js';
 import { gql } from '../support/graphql.js';
-import { sandboxAdmin, type SandboxWorkspace } from '../support/sandbox.js';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
+import { sandboxServerForFile, type SandboxWorkspace } from '../support/sandbox.js';
 
 // Eventual balances on demand: a held fold makes a workspace's eventual reads lag while strong
 // reads stay exact; settle folds everything now; release lets the fold run again. Another
 // workspace folds and reads as usual throughout.
 
-let server: TestServer;
-let admin: ReturnType<typeof sandboxAdmin>;
-
-beforeAll(async () => {
-  server = await startTestServer({ sandbox: { adminToken: ADMIN_TOKEN } });
-  admin = sandboxAdmin(server.baseUrl);
-});
-afterAll(() => server?.close());
+const sandbox = sandboxServerForFile();
 
 const POST = `mutation($ik: SafeString!, $amount: Int96!) { addLedgerEntry(ik: $ik, entry: { ledger: { ik: "books" }, posted: "2026-06-02T10:00:00Z",
   lines: [{ account: { path: "bank" }, amount: $amount }, { account: { path: "owed" }, amount: $amount }] }) { __typename } }`;
 
 async function ledgerWorkspace(name: string) {
-  const workspace = await admin.workspace(name);
+  const workspace = await sandbox.admin.workspace(name);
   const created = await gql(
-    server.baseUrl,
+    sandbox.server.baseUrl,
     workspace.token,
     `mutation { createLedger(ik: "books", ledger: { name: "Books" }) { __typename }
       createLedgerAccounts(ledger: { ik: "books" }, ledgerAccounts: [
@@ -36,14 +28,14 @@ async function ledgerWorkspace(name: string) {
 }
 
 async function post(workspace: SandboxWorkspace, ik: string, amount: string) {
-  const answer = await gql(server.baseUrl, workspace.token, POST, { ik, amount });
+  const answer = await gql(sandbox.server.baseUrl, workspace.token, POST, { ik, amount });
   expect(answer.body.data.addLedgerEntry.__typename).toBe('AddLedgerEntryResult');
 }
 
 /** The figures a client reads: the eventual account by its setting and asked eventual, its June series, the strong account. */
 async function figures(workspace: SandboxWorkspace) {
   const answer = await gql(
-    server.baseUrl,
+    sandbox.server.baseUrl,
     workspace.token,
     `{ bank: ledgerAccount(ledgerAccount: { ledger: { ik: "books" }, path: "bank" }) {
          ownBalance eventual: ownBalance(consistencyMode: eventual) june: ownBalanceChange(period: "2026-06")
@@ -63,7 +55,8 @@ async function figures(workspace: SandboxWorkspace) {
 }
 
 const fold = async (workspace: SandboxWorkspace, action = '') =>
-  (await admin.call(action ? 'POST' : 'GET', `/workspaces/${workspace.workspaceId}/balances${action}`)).body.data;
+  (await sandbox.admin.call(action ? 'POST' : 'GET', `/workspaces/${workspace.workspaceId}/balances${action}`)).body
+    .data;
 
 describe('holding the fold back', () => {
   it('makes eventual reads lag while strong ones stay exact, until a settle or a release', async () => {
@@ -111,17 +104,17 @@ describe('holding the fold back', () => {
     for (let i = 0; i < 50 && (await fold(held)).pending > 0; i++) await sleep(50);
     expect(await fold(held)).toEqual({ held: false, pending: 0 });
     expect(await figures(held)).toEqual(released);
-    expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
+    expect(await checkLedgerInvariants(sandbox.server.db.sql)).toEqual([]);
   });
 
   it('ends with the workspace: a deleted workspace leaves no hold behind', async () => {
     const workspace = await ledgerWorkspace('gone');
     await fold(workspace, '/hold');
-    await admin.call('DELETE', `/workspaces/${workspace.workspaceId}`);
-    const [{ holds }] = await server.db.sql<{ holds: number }[]>`
+    await sandbox.admin.call('DELETE', `/workspaces/${workspace.workspaceId}`);
+    const [{ holds }] = await sandbox.server.db.sql<{ holds: number }[]>`
       select count(*)::int as holds from sandbox_fold_holds where workspace_id = ${workspace.workspaceId}`;
     expect(holds).toBe(0);
-    const missing = await admin.call('POST', `/workspaces/${workspace.workspaceId}/balances/hold`);
+    const missing = await sandbox.admin.call('POST', `/workspaces/${workspace.workspaceId}/balances/hold`);
     expect([missing.status, missing.body.code]).toEqual([404, 'workspace_not_found']);
   });
 });

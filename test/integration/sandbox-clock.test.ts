@@ -1,34 +1,26 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { coffeeProduct } from '../support/billingFixtures.js';
 import { gql } from '../support/graphql.js';
 import { rest } from '../support/rest.js';
-import { sandboxAdmin, type SandboxWorkspace } from '../support/sandbox.js';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
+import { sandboxServerForFile, type SandboxWorkspace } from '../support/sandbox.js';
 import { fetchToken } from '../support/token.js';
 
 // A clock per workspace: frozen, advanced, set running, released. What the workspace writes is
 // stamped with its clock, what it reads "now" reads its clock, its tokens expire by it, and no
 // other workspace notices. Time goes back only as far as the workspace's data allows.
 
-let server: TestServer;
-let admin: ReturnType<typeof sandboxAdmin>;
-
-beforeAll(async () => {
-  server = await startTestServer({ sandbox: { adminToken: ADMIN_TOKEN } });
-  admin = sandboxAdmin(server.baseUrl);
-});
-afterAll(() => server?.close());
+const sandbox = sandboxServerForFile();
 
 const clock = (workspace: SandboxWorkspace, action: string, body?: unknown) =>
-  admin.call(
+  sandbox.admin.call(
     action === '' ? 'GET' : action === 'release' ? 'DELETE' : 'POST',
     `/workspaces/${workspace.workspaceId}/clock${action && action !== 'release' ? `/${action}` : ''}`,
     body,
   );
 
 const graphql = async (workspace: SandboxWorkspace, query: string, variables: Record<string, unknown> = {}) =>
-  (await gql(server.baseUrl, workspace.token, query, variables)).body;
+  (await gql(sandbox.server.baseUrl, workspace.token, query, variables)).body;
 
 const POST = `mutation($ik: SafeString!, $posted: DateTime) { addLedgerEntry(ik: $ik, entry: { ledger: { ik: "books" }, posted: $posted,
   lines: [{ account: { path: "bank" }, amount: "10" }, { account: { path: "owed" }, amount: "10" }] }) {
@@ -75,7 +67,7 @@ const bank = async (workspace: SandboxWorkspace, fields = 'ownBalance') =>
 
 describe('a frozen clock', () => {
   it('stamps what the workspace writes, moves only when advanced, and leaves other workspaces on real time', async () => {
-    const [frozen, realTime] = [await admin.workspace('frozen'), await admin.workspace('real')];
+    const [frozen, realTime] = [await sandbox.admin.workspace('frozen'), await sandbox.admin.workspace('real')];
     const frozenAt = '2026-03-10T10:20:00.000Z';
     expect((await clock(frozen, 'freeze', { at: '2026-03-10T11:20:00+01:00' })).body.data).toEqual({
       mode: 'frozen',
@@ -90,8 +82,8 @@ describe('a frozen clock', () => {
     const entry = (await graphql(frozen, POST, { ik: 'e1' })).data.addLedgerEntry.entry;
     expect(entry).toEqual({ posted: frozenAt, created: frozenAt });
     expect(
-      (await rest(server.baseUrl, 'POST', '/billing/products', { token: frozen.token, body: coffeeProduct })).body.data
-        .created,
+      (await rest(sandbox.server.baseUrl, 'POST', '/billing/products', { token: frozen.token, body: coffeeProduct }))
+        .body.data.created,
     ).toBe(frozenAt);
     const line = {
       description: 'beans',
@@ -102,7 +94,7 @@ describe('a frozen clock', () => {
       price: { amount: '100' },
     };
     const invoice = (
-      await rest(server.baseUrl, 'POST', '/billing/invoices', {
+      await rest(sandbox.server.baseUrl, 'POST', '/billing/invoices', {
         token: frozen.token,
         body: { invoice_id: 'inv-1', line_items: [line] },
       })
@@ -110,7 +102,7 @@ describe('a frozen clock', () => {
     expect(invoice.created).toBe(frozenAt);
     const stored = async () =>
       (
-        await server.db.sql<{ created: Date; modified: Date }[]>`
+        await sandbox.server.db.sql<{ created: Date; modified: Date }[]>`
         select created, modified from invoices where workspace_id = ${frozen.workspaceId} and id = 'inv-1'`
       )[0];
     expect(await stored()).toEqual({ created: new Date(frozenAt), modified: new Date(frozenAt) });
@@ -120,7 +112,7 @@ describe('a frozen clock', () => {
     expect((await graphql(frozen, POST, { ik: 'e2' })).data.addLedgerEntry.entry.posted).toBe(
       '2026-03-10T11:50:00.000Z',
     );
-    const patched = await rest(server.baseUrl, 'PATCH', '/billing/invoices/inv-1', {
+    const patched = await rest(sandbox.server.baseUrl, 'PATCH', '/billing/invoices/inv-1', {
       token: frozen.token,
       body: { current_invoice_version: 1, tags: { set: [{ key: 'stage', value: 'sent' }] } },
     });
@@ -134,7 +126,7 @@ describe('a frozen clock', () => {
   });
 
   it('reads balances without `at` at the clock: entries posted after its now do not count yet', async () => {
-    const workspace = await admin.workspace('balances by day');
+    const workspace = await sandbox.admin.workspace('balances by day');
     await clock(workspace, 'set', { to: '2026-05-15T12:00:00Z' });
     await books(workspace, '+05:30');
     await graphql(workspace, POST, { ik: 'now' });
@@ -163,24 +155,24 @@ describe('a frozen clock', () => {
   });
 
   it("expires its clients' tokens by the clock", async () => {
-    const workspace = await admin.workspace('tokens');
+    const workspace = await sandbox.admin.workspace('tokens');
     await clock(workspace, 'freeze', { at: '2026-02-01T00:00:00Z' });
-    const token = await fetchToken(server.baseUrl, workspace.clientId, workspace.clientSecret);
-    const read = (bearer: string) => gql(server.baseUrl, bearer, '{ ledgers { nodes { id } } }');
+    const token = await fetchToken(sandbox.server.baseUrl, workspace.clientId, workspace.clientSecret);
+    const read = (bearer: string) => gql(sandbox.server.baseUrl, bearer, '{ ledgers { nodes { id } } }');
     expect((await read(token)).status).toBe(200);
     await clock(workspace, 'advance', { by: 'PT59M' });
     expect((await read(token)).status).toBe(200);
     await clock(workspace, 'advance', { by: 'PT2M' });
     const expired = await read(token);
     expect([expired.status, expired.body.errors?.[0].extensions.code]).toEqual([401, 'token_expired']);
-    const fresh = await fetchToken(server.baseUrl, workspace.clientId, workspace.clientSecret);
+    const fresh = await fetchToken(sandbox.server.baseUrl, workspace.clientId, workspace.clientSecret);
     expect((await read(fresh)).status).toBe(200);
   });
 });
 
 describe('moving the clock', () => {
   it('runs from an instant when set running, and goes back to real time when released', async () => {
-    const workspace = await admin.workspace('running');
+    const workspace = await sandbox.admin.workspace('running');
     const set = await clock(workspace, 'set', { to: '2031-01-01T00:00:00Z', frozen: false });
     expect(set.body.data.mode).toBe('running');
     await sleep(60);
@@ -197,10 +189,10 @@ describe('moving the clock', () => {
   });
 
   it('refuses to go back before the data the workspace holds, until a reset', async () => {
-    const workspace = await admin.workspace('backwards');
+    const workspace = await sandbox.admin.workspace('backwards');
     await clock(workspace, 'freeze', { at: '2030-06-01T00:00:00Z' });
     // The token fetched in 2026 has expired by the workspace's 2030: a new one, as a client would.
-    workspace.token = await fetchToken(server.baseUrl, workspace.clientId, workspace.clientSecret);
+    workspace.token = await fetchToken(sandbox.server.baseUrl, workspace.clientId, workspace.clientSecret);
     await books(workspace);
     const back = await clock(workspace, 'set', { to: '2030-05-31T23:59:59.999Z' });
     expect([back.status, back.body.code, back.body.details]).toEqual([
@@ -213,13 +205,13 @@ describe('moving the clock', () => {
     expect((await clock(workspace, '')).body.data).toEqual({ mode: 'frozen', now: '2030-06-01T00:00:00.000Z' });
     // The same instant is no step back; after a reset any instant is.
     expect((await clock(workspace, 'set', { to: '2030-06-01T00:00:00Z' })).status).toBe(200);
-    await admin.call('POST', `/workspaces/${workspace.workspaceId}/reset`);
+    await sandbox.admin.call('POST', `/workspaces/${workspace.workspaceId}/reset`);
     expect((await clock(workspace, 'set', { to: '2020-01-01T00:00:00Z' })).status).toBe(200);
     expect((await clock(workspace, 'release')).body.data.mode).toBe('real');
   });
 
   it('refuses durations and instants outside the contract, changing nothing', async () => {
-    const workspace = await admin.workspace('bad clock input');
+    const workspace = await sandbox.admin.workspace('bad clock input');
     await clock(workspace, 'freeze', { at: '2026-01-01T00:00:00Z' });
     for (const [action, body] of [
       ['advance', { by: 'PT0S' }],
@@ -241,7 +233,9 @@ describe('moving the clock', () => {
       ]);
     }
     expect((await clock(workspace, '')).body.data).toEqual({ mode: 'frozen', now: '2026-01-01T00:00:00.000Z' });
-    const missing = await admin.call('POST', '/workspaces/ws_00000000000000000000000000/clock/advance', { by: 'P1D' });
+    const missing = await sandbox.admin.call('POST', '/workspaces/ws_00000000000000000000000000/clock/advance', {
+      by: 'P1D',
+    });
     expect([missing.status, missing.body.code]).toEqual([404, 'workspace_not_found']);
   });
 });

@@ -1,30 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { coffeeProduct } from '../support/billingFixtures.js';
 import { gql } from '../support/graphql.js';
 import { rest } from '../support/rest.js';
-import { sandboxAdmin, type SandboxWorkspace } from '../support/sandbox.js';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
+import { sandboxServerForFile, type SandboxWorkspace } from '../support/sandbox.js';
+import { startTestServer } from '../support/server.js';
 
 // Injected faults: rules of one workspace make its requests fail with a typed error, wait, or
 // lose their connection before the work or after the commit; a header does the same for one
 // request. Nothing of it reaches another workspace, or a server without the sandbox.
 
-let server: TestServer;
-let admin: ReturnType<typeof sandboxAdmin>;
-
-beforeAll(async () => {
-  server = await startTestServer({ sandbox: { adminToken: ADMIN_TOKEN } });
-  admin = sandboxAdmin(server.baseUrl);
-});
-afterAll(() => server?.close());
+const sandbox = sandboxServerForFile();
 
 const addRule = async (workspace: SandboxWorkspace, rule: unknown) => {
-  const added = await admin.call('POST', `/workspaces/${workspace.workspaceId}/faults`, rule);
+  const added = await sandbox.admin.call('POST', `/workspaces/${workspace.workspaceId}/faults`, rule);
   expect(added.status, JSON.stringify(added.body)).toBe(201);
   return added.body.data;
 };
 const rules = async (workspace: SandboxWorkspace) =>
-  (await admin.call('GET', `/workspaces/${workspace.workspaceId}/faults`)).body.data;
+  (await sandbox.admin.call('GET', `/workspaces/${workspace.workspaceId}/faults`)).body.data;
 
 const invoice = (id: string) => ({
   invoice_id: id,
@@ -41,9 +34,10 @@ const invoice = (id: string) => ({
 });
 
 async function billingWorkspace() {
-  const workspace = await admin.workspace();
+  const workspace = await sandbox.admin.workspace();
   expect(
-    (await rest(server.baseUrl, 'POST', '/billing/products', { token: workspace.token, body: coffeeProduct })).status,
+    (await rest(sandbox.server.baseUrl, 'POST', '/billing/products', { token: workspace.token, body: coffeeProduct }))
+      .status,
   ).toBe(201);
   return workspace;
 }
@@ -57,7 +51,7 @@ async function sendRaw(
   headers: Record<string, string> = {},
 ) {
   try {
-    const response = await fetch(`${server.baseUrl}${path}`, {
+    const response = await fetch(`${sandbox.server.baseUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${workspace.token}`, 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -84,24 +78,30 @@ describe('fault rules over REST', () => {
       expect([refused.status, refused.body.code, refused.body.retryable]).toEqual([429, 'too_many_requests', true]);
       expect(refused.headers.get('retry-after')).toBe('7');
     }
-    expect((await rest(server.baseUrl, 'GET', '/billing/invoices/inv-1', { token: workspace.token })).status).toBe(404);
+    expect(
+      (await rest(sandbox.server.baseUrl, 'GET', '/billing/invoices/inv-1', { token: workspace.token })).status,
+    ).toBe(404);
     expect(await rules(workspace)).toEqual([]);
     expect(
-      (await rest(server.baseUrl, 'POST', '/billing/invoices', { token: workspace.token, body: invoice('inv-1') }))
-        .status,
+      (
+        await rest(sandbox.server.baseUrl, 'POST', '/billing/invoices', {
+          token: workspace.token,
+          body: invoice('inv-1'),
+        })
+      ).status,
     ).toBe(201);
   });
 
   it('matches only its operation; `*` matches every one; a client error code answers with its own status', async () => {
     const workspace = await billingWorkspace();
     await addRule(workspace, { operation: 'getProduct', fault: { type: 'error', code: 'product_not_found' } });
-    const listed = await rest(server.baseUrl, 'GET', '/billing/products', { token: workspace.token });
+    const listed = await rest(sandbox.server.baseUrl, 'GET', '/billing/products', { token: workspace.token });
     expect(listed.status).toBe(200);
-    const refused = await rest(server.baseUrl, 'GET', '/billing/products/coffee', { token: workspace.token });
+    const refused = await rest(sandbox.server.baseUrl, 'GET', '/billing/products/coffee', { token: workspace.token });
     expect([refused.status, refused.body.code]).toEqual([404, 'product_not_found']);
-    await admin.call('DELETE', `/workspaces/${workspace.workspaceId}/faults`);
+    await sandbox.admin.call('DELETE', `/workspaces/${workspace.workspaceId}/faults`);
     await addRule(workspace, { operation: '*', fault: { type: 'error', code: 'internal_error' } });
-    const internal = await rest(server.baseUrl, 'GET', '/billing/products', { token: workspace.token });
+    const internal = await rest(sandbox.server.baseUrl, 'GET', '/billing/products', { token: workspace.token });
     expect([internal.status, internal.body.code, internal.body.retryable]).toEqual([500, 'internal_error', true]);
     expect((await rules(workspace))[0].matched).toBe(1);
   });
@@ -110,7 +110,7 @@ describe('fault rules over REST', () => {
     const workspace = await billingWorkspace();
     await addRule(workspace, { operation: 'createInvoice', fault: { type: 'latency', ms: 400 }, count: 1 });
     const started = performance.now();
-    const created = await rest(server.baseUrl, 'POST', '/billing/invoices', {
+    const created = await rest(sandbox.server.baseUrl, 'POST', '/billing/invoices', {
       token: workspace.token,
       body: invoice('slow'),
     });
@@ -122,16 +122,16 @@ describe('fault rules over REST', () => {
     const workspace = await billingWorkspace();
     await addRule(workspace, { operation: 'createInvoice', fault: { type: 'drop', when: 'before' }, count: 1 });
     expect(await sendRaw(workspace, 'POST', '/billing/invoices', invoice('before'))).toBe('dropped');
-    expect((await rest(server.baseUrl, 'GET', '/billing/invoices/before', { token: workspace.token })).status).toBe(
-      404,
-    );
+    expect(
+      (await rest(sandbox.server.baseUrl, 'GET', '/billing/invoices/before', { token: workspace.token })).status,
+    ).toBe(404);
 
     await addRule(workspace, { operation: 'createInvoice', fault: { type: 'drop', when: 'after_commit' }, count: 1 });
     expect(await sendRaw(workspace, 'POST', '/billing/invoices', invoice('after'))).toBe('dropped');
-    const written = await rest(server.baseUrl, 'GET', '/billing/invoices/after', { token: workspace.token });
+    const written = await rest(sandbox.server.baseUrl, 'GET', '/billing/invoices/after', { token: workspace.token });
     expect([written.status, written.body.data.version]).toEqual([200, 1]);
     // The client's retry with the same invoice id is answered from what was committed.
-    const retried = await rest(server.baseUrl, 'POST', '/billing/invoices', {
+    const retried = await rest(sandbox.server.baseUrl, 'POST', '/billing/invoices', {
       token: workspace.token,
       body: invoice('after'),
     });
@@ -147,7 +147,7 @@ describe('fault rules over REST', () => {
     });
     let failed = 0;
     for (let i = 0; i < 200; i++) {
-      const answer = await rest(server.baseUrl, 'GET', '/billing/products/coffee', { token: workspace.token });
+      const answer = await rest(sandbox.server.baseUrl, 'GET', '/billing/products/coffee', { token: workspace.token });
       if (answer.status === 503) failed++;
       else expect(answer.status).toBe(200);
     }
@@ -164,9 +164,9 @@ describe('fault rules over GraphQL', () => {
     __typename ... on AddLedgerEntryResult { isIkReplay entry { id } } ... on Error { code retryable } } }`;
 
   async function ledgerWorkspace() {
-    const workspace = await admin.workspace();
+    const workspace = await sandbox.admin.workspace();
     const created = await gql(
-      server.baseUrl,
+      sandbox.server.baseUrl,
       workspace.token,
       `mutation { createLedger(ik: "books", ledger: { name: "Books" }) { __typename }
         createLedgerAccounts(ledger: { ik: "books" }, ledgerAccounts: [
@@ -178,7 +178,7 @@ describe('fault rules over GraphQL', () => {
   const entries = async (workspace: SandboxWorkspace) =>
     (
       await gql(
-        server.baseUrl,
+        sandbox.server.baseUrl,
         workspace.token,
         '{ ledger(ledger: { ik: "books" }) { ledgerEntries { nodes { id } } } }',
       )
@@ -196,21 +196,21 @@ describe('fault rules over GraphQL', () => {
       fault: { type: 'error', code: 'entry_unbalanced' },
       count: 1,
     });
-    const internal = await gql(server.baseUrl, workspace.token, POST, { ik: 'e1' });
+    const internal = await gql(sandbox.server.baseUrl, workspace.token, POST, { ik: 'e1' });
     expect(internal.status).toBe(200);
     expect(internal.body.data.addLedgerEntry).toEqual({
       __typename: 'InternalError',
       code: 'internal_error',
       retryable: true,
     });
-    const bad = await gql(server.baseUrl, workspace.token, POST, { ik: 'e1' });
+    const bad = await gql(sandbox.server.baseUrl, workspace.token, POST, { ik: 'e1' });
     expect(bad.body.data.addLedgerEntry).toEqual({
       __typename: 'BadRequestError',
       code: 'entry_unbalanced',
       retryable: false,
     });
     expect(await entries(workspace)).toBe(0);
-    const posted = await gql(server.baseUrl, workspace.token, POST, { ik: 'e1' });
+    const posted = await gql(sandbox.server.baseUrl, workspace.token, POST, { ik: 'e1' });
     expect(posted.body.data.addLedgerEntry).toMatchObject({ __typename: 'AddLedgerEntryResult', isIkReplay: false });
   });
 
@@ -218,7 +218,7 @@ describe('fault rules over GraphQL', () => {
     const workspace = await ledgerWorkspace();
     await addRule(workspace, { operation: 'ledger', fault: { type: 'error', code: 'ledger_not_found' }, count: 1 });
     const failed = await gql(
-      server.baseUrl,
+      sandbox.server.baseUrl,
       workspace.token,
       '{ ledger(ledger: { ik: "books" }) { name } ledgers { nodes { name } } }',
     );
@@ -232,7 +232,7 @@ describe('fault rules over GraphQL', () => {
       fault: { type: 'error', code: 'service_unavailable', retry_after_seconds: 3 },
       count: 1,
     });
-    const unavailable = await fetch(`${server.baseUrl}/graphql`, {
+    const unavailable = await fetch(`${sandbox.server.baseUrl}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${workspace.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ ledgers { nodes { name } } }' }),
@@ -248,7 +248,7 @@ describe('fault rules over GraphQL', () => {
     const workspace = await ledgerWorkspace();
     await addRule(workspace, { operation: 'addLedgerEntry', fault: { type: 'drop', when: 'after_commit' }, count: 1 });
     expect(await sendRaw(workspace, 'POST', '/graphql', { query: POST, variables: { ik: 'lost' } })).toBe('dropped');
-    const retried = await gql(server.baseUrl, workspace.token, POST, { ik: 'lost' });
+    const retried = await gql(sandbox.server.baseUrl, workspace.token, POST, { ik: 'lost' });
     expect(retried.body.data.addLedgerEntry).toMatchObject({ __typename: 'AddLedgerEntryResult', isIkReplay: true });
     expect(await entries(workspace)).toBe(1);
   });
@@ -265,7 +265,9 @@ describe('the X-Tally-Fault header', () => {
       'x-tally-fault': '{"type":"drop","when":"after_commit"}',
     });
     expect(dropped).toBe('dropped');
-    expect((await rest(server.baseUrl, 'GET', '/billing/invoices/h1', { token: workspace.token })).status).toBe(200);
+    expect((await rest(sandbox.server.baseUrl, 'GET', '/billing/invoices/h1', { token: workspace.token })).status).toBe(
+      200,
+    );
     expect((await rules(workspace))[0].matched).toBe(0);
   });
 
@@ -283,7 +285,9 @@ describe('the X-Tally-Fault header', () => {
       expect([refused.status, refused.body.code], value).toEqual([400, 'invalid_request']);
       expect(refused.body.details.violations[0].pointer).toMatch(/^\/header\/x-tally-fault/);
     }
-    expect((await rest(server.baseUrl, 'GET', '/billing/invoices/x', { token: workspace.token })).status).toBe(404);
+    expect((await rest(sandbox.server.baseUrl, 'GET', '/billing/invoices/x', { token: workspace.token })).status).toBe(
+      404,
+    );
   });
 
   it('is ignored by a server without the sandbox', async () => {
@@ -313,9 +317,9 @@ describe('managing rules', () => {
       count: 3,
     });
     expect((await rules(workspace)).map((rule: any) => rule.id)).toEqual([first.id, second.id]);
-    const removed = await admin.call('DELETE', `/workspaces/${workspace.workspaceId}/faults/${first.id}`);
+    const removed = await sandbox.admin.call('DELETE', `/workspaces/${workspace.workspaceId}/faults/${first.id}`);
     expect(removed.body.data.id).toBe(first.id);
-    const missing = await admin.call('DELETE', `/workspaces/${workspace.workspaceId}/faults/${first.id}`);
+    const missing = await sandbox.admin.call('DELETE', `/workspaces/${workspace.workspaceId}/faults/${first.id}`);
     expect([missing.status, missing.body.code]).toEqual([404, 'fault_not_found']);
     for (const rule of [
       { operation: 'getProduct' },
@@ -326,11 +330,11 @@ describe('managing rules', () => {
       { operation: 'getProduct', fault: { type: 'latency', ms: 5 }, count: 0 },
       { operation: 'getProduct', fault: { type: 'latency', ms: 5, extra: 1 } },
     ]) {
-      const refused = await admin.call('POST', `/workspaces/${workspace.workspaceId}/faults`, rule);
+      const refused = await sandbox.admin.call('POST', `/workspaces/${workspace.workspaceId}/faults`, rule);
       expect([refused.status, refused.body.code], JSON.stringify(rule)).toEqual([400, 'invalid_request']);
     }
     expect(await rules(workspace)).toHaveLength(1);
-    expect((await admin.call('DELETE', `/workspaces/${workspace.workspaceId}/faults`)).body.data).toEqual([]);
+    expect((await sandbox.admin.call('DELETE', `/workspaces/${workspace.workspaceId}/faults`)).body.data).toEqual([]);
     expect(await rules(workspace)).toEqual([]);
   });
 
@@ -339,7 +343,7 @@ describe('managing rules', () => {
     await addRule(faulty, { operation: '*', fault: { type: 'error', code: 'service_unavailable' } });
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        rest(server.baseUrl, 'GET', '/billing/products/coffee', { token: (i % 2 ? faulty : healthy).token }),
+        rest(sandbox.server.baseUrl, 'GET', '/billing/products/coffee', { token: (i % 2 ? faulty : healthy).token }),
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 40 }, (_, i) => (i % 2 ? 503 : 200)));

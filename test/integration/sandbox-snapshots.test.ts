@@ -1,30 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkLedgerInvariants } from '../../src/db/ledgerChecks.js';
 import { gql } from '../support/graphql.js';
 import { rest } from '../support/rest.js';
-import { sandboxAdmin, type SandboxWorkspace } from '../support/sandbox.js';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
+import { sandboxServerForFile, type SandboxWorkspace } from '../support/sandbox.js';
 
 // Snapshots of the sandbox: a restore gives back exactly what was saved (ids, iks, versions,
 // balances, balance history, cursors), as often as asked, and never touches another workspace,
 // even one that writes while it runs.
 
-let server: TestServer;
-let admin: ReturnType<typeof sandboxAdmin>;
-
-beforeAll(async () => {
-  server = await startTestServer({ sandbox: { adminToken: ADMIN_TOKEN } });
-  admin = sandboxAdmin(server.baseUrl);
-});
-afterAll(() => server?.close());
+const sandbox = sandboxServerForFile();
 
 const POST = `mutation($ik: SafeString!, $entry: LedgerEntryInput!) {
   addLedgerEntry(ik: $ik, entry: $entry) { __typename ... on AddLedgerEntryResult { isIkReplay entry { id } } ... on BadRequestError { code } } }`;
 
 const graphql = (workspace: SandboxWorkspace, query: string, variables: Record<string, unknown> = {}) =>
-  gql(server.baseUrl, workspace.token, query, variables).then((answer) => answer.body);
+  gql(sandbox.server.baseUrl, workspace.token, query, variables).then((answer) => answer.body);
 const billing = (workspace: SandboxWorkspace, method: string, path: string, body?: unknown) =>
-  rest(server.baseUrl, method, `/billing${path}`, { token: workspace.token, body });
+  rest(sandbox.server.baseUrl, method, `/billing${path}`, { token: workspace.token, body });
 
 const transfer = (n: number, amount = `${n}`) => ({
   ledger: { ik: 'books' },
@@ -154,7 +146,7 @@ async function readings(workspace: SandboxWorkspace) {
 
 describe('a restored snapshot', () => {
   it('gives back exactly what was saved, as often as it is restored', async () => {
-    const workspace = await admin.workspace();
+    const workspace = await sandbox.admin.workspace();
     await seed(workspace);
     const before = await readings(workspace);
     expect(before.ledger.bank.ownBalance).toBe('15');
@@ -162,7 +154,9 @@ describe('a restored snapshot', () => {
       [],
     );
 
-    const saved = await admin.call('POST', `/workspaces/${workspace.workspaceId}/snapshots`, { name: 'seeded' });
+    const saved = await sandbox.admin.call('POST', `/workspaces/${workspace.workspaceId}/snapshots`, {
+      name: 'seeded',
+    });
     expect(saved.status).toBe(201);
     expect(saved.body.data.rows).toBeGreaterThan(10);
 
@@ -179,7 +173,10 @@ describe('a restored snapshot', () => {
       await graphql(workspace, 'mutation { createLedger(ik: "later", ledger: { name: "Later" }) { __typename } }');
       expect((await readings(workspace)).ledger.bank.ownBalance).toBe('21');
 
-      const restored = await admin.call('POST', `/workspaces/${workspace.workspaceId}/snapshots/seeded/restore`);
+      const restored = await sandbox.admin.call(
+        'POST',
+        `/workspaces/${workspace.workspaceId}/snapshots/seeded/restore`,
+      );
       expect(restored.status).toBe(200);
       expect(restored.body.data).toEqual(saved.body.data);
       expect(await readings(workspace)).toEqual(before);
@@ -190,7 +187,8 @@ describe('a restored snapshot', () => {
     expect(replay.data.addLedgerEntry.isIkReplay).toBe(true);
     expect(replay.data.addLedgerEntry.entry.id).toBe(
       (
-        await server.db.sql`select id from ledger_entries where workspace_id = ${workspace.workspaceId} and ik = 'e1'`
+        await sandbox.server.db
+          .sql`select id from ledger_entries where workspace_id = ${workspace.workspaceId} and ik = 'e1'`
       )[0].id,
     );
     expect((await graphql(workspace, POST, { ik: 'e6', entry: transfer(6) })).data.addLedgerEntry.isIkReplay).toBe(
@@ -202,38 +200,41 @@ describe('a restored snapshot', () => {
       tags: { set: [] },
     });
     expect([stale.status, stale.body.code]).toEqual([409, 'version_conflict']);
-    expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
+    expect(await checkLedgerInvariants(sandbox.server.db.sql)).toEqual([]);
   });
 });
 
 describe('managing snapshots', () => {
   it('refuses a taken name unless replaced, lists and deletes them, and names a missing one', async () => {
-    const workspace = await admin.workspace();
+    const workspace = await sandbox.admin.workspace();
     const route = `/workspaces/${workspace.workspaceId}/snapshots`;
-    const empty = (await admin.call('POST', route, { name: 'empty' })).body.data;
+    const empty = (await sandbox.admin.call('POST', route, { name: 'empty' })).body.data;
     expect(empty.rows).toBe(0);
     await seed(workspace);
-    const taken = await admin.call('POST', route, { name: 'empty' });
+    const taken = await sandbox.admin.call('POST', route, { name: 'empty' });
     expect([taken.status, taken.body.code]).toEqual([409, 'snapshot_exists']);
-    expect((await admin.call('GET', route)).body.data).toEqual([empty]);
+    expect((await sandbox.admin.call('GET', route)).body.data).toEqual([empty]);
 
-    const replaced = await admin.call('POST', route, { name: 'empty', replace: true });
+    const replaced = await sandbox.admin.call('POST', route, { name: 'empty', replace: true });
     expect(replaced.status).toBe(201);
     expect(replaced.body.data.rows).toBeGreaterThan(0);
-    await admin.call('POST', route, { name: 'second.copy_2-b' });
-    expect((await admin.call('GET', route)).body.data.map((s: any) => s.name)).toEqual(['empty', 'second.copy_2-b']);
+    await sandbox.admin.call('POST', route, { name: 'second.copy_2-b' });
+    expect((await sandbox.admin.call('GET', route)).body.data.map((s: any) => s.name)).toEqual([
+      'empty',
+      'second.copy_2-b',
+    ]);
 
-    const deleted = await admin.call('DELETE', `${route}/empty`);
+    const deleted = await sandbox.admin.call('DELETE', `${route}/empty`);
     expect(deleted.body.data).toEqual(replaced.body.data);
     for (const [method, path] of [
       ['POST', `${route}/empty/restore`],
       ['DELETE', `${route}/empty`],
       ['POST', `${route}/never/restore`],
     ]) {
-      const missing = await admin.call(method, path);
+      const missing = await sandbox.admin.call(method, path);
       expect([missing.status, missing.body.code]).toEqual([404, 'snapshot_not_found']);
     }
-    const [{ shadow }] = await server.db.sql<{ shadow: number }[]>`
+    const [{ shadow }] = await sandbox.server.db.sql<{ shadow: number }[]>`
       select count(*)::int as shadow from tally_snapshots.invoices where snapshot_id = (
         select id from sandbox_snapshots where workspace_id = ${workspace.workspaceId} and name = 'second.copy_2-b')`;
     expect(shadow).toBe(1);
@@ -242,19 +243,20 @@ describe('managing snapshots', () => {
   });
 
   it('refuses names outside the contract and restores saved under another table layout, changing nothing', async () => {
-    const workspace = await admin.workspace();
+    const workspace = await sandbox.admin.workspace();
     const route = `/workspaces/${workspace.workspaceId}/snapshots`;
     for (const name of ['', 'has space', '.hidden', 'x'.repeat(101), 'ümlaut', 'a/b']) {
-      const refused = await admin.call('POST', route, { name });
+      const refused = await sandbox.admin.call('POST', route, { name });
       expect([refused.status, refused.body.code], name).toEqual([400, 'invalid_request']);
     }
     await seed(workspace);
-    await admin.call('POST', route, { name: 'old' });
+    await sandbox.admin.call('POST', route, { name: 'old' });
     await graphql(workspace, POST, { ik: 'e9', entry: transfer(9) });
     // As if a migration had changed a table since the snapshot was saved.
-    await server.db.sql`update sandbox_snapshots set layout = 'older' where workspace_id = ${workspace.workspaceId}`;
+    await sandbox.server.db
+      .sql`update sandbox_snapshots set layout = 'older' where workspace_id = ${workspace.workspaceId}`;
     const before = await readings(workspace);
-    const refused = await admin.call('POST', `${route}/old/restore`);
+    const refused = await sandbox.admin.call('POST', `${route}/old/restore`);
     expect([refused.status, refused.body.code]).toEqual([409, 'snapshot_outdated']);
     expect(await readings(workspace)).toEqual(before);
   });
@@ -262,11 +264,11 @@ describe('managing snapshots', () => {
 
 describe('isolation', () => {
   it('leaves a workspace that posts throughout untouched while another is saved, reset and restored', async () => {
-    const [subject, neighbour] = [await admin.workspace('subject'), await admin.workspace('neighbour')];
+    const [subject, neighbour] = [await sandbox.admin.workspace('subject'), await sandbox.admin.workspace('neighbour')];
     await seed(subject);
     await seed(neighbour);
     const subjectBefore = await readings(subject);
-    await admin.call('POST', `/workspaces/${subject.workspaceId}/snapshots`, { name: 'seeded' });
+    await sandbox.admin.call('POST', `/workspaces/${subject.workspaceId}/snapshots`, { name: 'seeded' });
 
     let posting = true;
     let posted = 0;
@@ -279,12 +281,13 @@ describe('isolation', () => {
     })();
     for (let round = 0; round < 3; round++) {
       expect(
-        (await admin.call('POST', `/workspaces/${subject.workspaceId}/snapshots`, { name: `r${round}` })).status,
+        (await sandbox.admin.call('POST', `/workspaces/${subject.workspaceId}/snapshots`, { name: `r${round}` }))
+          .status,
       ).toBe(201);
-      expect((await admin.call('POST', `/workspaces/${subject.workspaceId}/reset`)).status).toBe(200);
-      expect((await admin.call('POST', `/workspaces/${subject.workspaceId}/snapshots/seeded/restore`)).status).toBe(
-        200,
-      );
+      expect((await sandbox.admin.call('POST', `/workspaces/${subject.workspaceId}/reset`)).status).toBe(200);
+      expect(
+        (await sandbox.admin.call('POST', `/workspaces/${subject.workspaceId}/snapshots/seeded/restore`)).status,
+      ).toBe(200);
     }
     posting = false;
     await writer;
@@ -293,20 +296,20 @@ describe('isolation', () => {
     expect(await readings(subject)).toEqual(subjectBefore);
     const neighbourBank = (await readings(neighbour)).ledger.bank.ownBalance;
     expect(BigInt(neighbourBank)).toBe(15n + BigInt(posted));
-    expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
+    expect(await checkLedgerInvariants(sandbox.server.db.sql)).toEqual([]);
   });
 });
 
 describe('racing its own workspace', () => {
   it('answers writes that race a reset or restore of their workspace with a result or a typed refusal, and stays consistent', async () => {
-    const workspace = await admin.workspace('racing');
+    const workspace = await sandbox.admin.workspace('racing');
     await seed(workspace);
-    await admin.call('POST', `/workspaces/${workspace.workspaceId}/snapshots`, { name: 'seeded' });
+    await sandbox.admin.call('POST', `/workspaces/${workspace.workspaceId}/snapshots`, { name: 'seeded' });
     const outcomes = new Map<string, number>();
     let writing = true;
     const writer = (async () => {
       for (let n = 0; writing; n++) {
-        const answer = await gql(server.baseUrl, workspace.token, POST, {
+        const answer = await gql(sandbox.server.baseUrl, workspace.token, POST, {
           ik: `race-${n}`,
           entry: transfer(n % 20, '1'),
         });
@@ -318,15 +321,15 @@ describe('racing its own workspace', () => {
       }
     })();
     for (let round = 0; round < 4; round++) {
-      expect((await admin.call('POST', `/workspaces/${workspace.workspaceId}/reset`)).status).toBe(200);
-      expect((await admin.call('POST', `/workspaces/${workspace.workspaceId}/snapshots/seeded/restore`)).status).toBe(
-        200,
-      );
+      expect((await sandbox.admin.call('POST', `/workspaces/${workspace.workspaceId}/reset`)).status).toBe(200);
+      expect(
+        (await sandbox.admin.call('POST', `/workspaces/${workspace.workspaceId}/snapshots/seeded/restore`)).status,
+      ).toBe(200);
     }
     writing = false;
     await writer;
     const allowed = new Set(['AddLedgerEntryResult', 'ledger_not_found', 'ledger_account_not_found']);
     expect([...outcomes.keys()].filter((outcome) => !allowed.has(outcome))).toEqual([]);
-    expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);
+    expect(await checkLedgerInvariants(sandbox.server.db.sql)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-import { expect } from 'vitest';
-import { ADMIN_TOKEN } from './server.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from './server.js';
 import { fetchToken } from './token.js';
 
 export type SandboxWorkspace = { workspaceId: string; clientId: string; clientSecret: string; token: string };
@@ -33,4 +33,17 @@ export function sandboxAdmin(baseUrl: string, token = ADMIN_TOKEN) {
       };
     },
   };
+}
+
+export type SandboxTestServer = { server: TestServer; admin: ReturnType<typeof sandboxAdmin> };
+
+/** A test server with the sandbox on, started before the file's tests and closed after them. */
+export function sandboxServerForFile(): SandboxTestServer {
+  const handle = {} as SandboxTestServer;
+  beforeAll(async () => {
+    handle.server = await startTestServer({ sandbox: { adminToken: ADMIN_TOKEN } });
+    handle.admin = sandboxAdmin(handle.server.baseUrl);
+  });
+  afterAll(() => handle.server?.close());
+  return handle;
 }

@@ -2,13 +2,17 @@
 -- lives in real time. A running clock counts from the transaction's start (now()), so every row
 -- a transaction writes carries the same instant, as with real time.
 
+-- The workspace's clock reading, or null when it lives in real time.
+create or replace function sandbox_clock_now(p_workspace_id text) returns timestamptz
+language sql stable as $$
+  select date_trunc('milliseconds', case when c.frozen then c.base else c.base + (now() - c.set_at) end)
+  from sandbox_clocks c where c.workspace_id = p_workspace_id
+$$;
+
 -- The workspace's now: what SQL that stamps a workspace's rows by hand uses instead of now().
 create or replace function workspace_now(p_workspace_id text) returns timestamptz
 language sql stable as $$
-  select coalesce(
-    (select date_trunc('milliseconds', case when c.frozen then c.base else c.base + (now() - c.set_at) end)
-     from sandbox_clocks c where c.workspace_id = p_workspace_id),
-    date_trunc('milliseconds', now()))
+  select coalesce(sandbox_clock_now(p_workspace_id), date_trunc('milliseconds', now()))
 $$;
 
 -- Trigger of the tables whose rows are stamped by column defaults (created, generated_at, ...):
@@ -21,8 +25,7 @@ declare
   v_stamps jsonb := '{}';
   v_column text;
 begin
-  select date_trunc('milliseconds', case when c.frozen then c.base else c.base + (now() - c.set_at) end)
-  into v_now from sandbox_clocks c where c.workspace_id = new.workspace_id;
+  v_now := sandbox_clock_now(new.workspace_id);
   if v_now is null then
     return new;
   end if;
