@@ -416,8 +416,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Body of every error answer; `retryable` says whether sending the same request again may succeed. */
         ApiError: {
-            code: components["schemas"]["SandboxErrorCode"];
+            /** @description A code of `SandboxErrorCode`. Later versions may add codes: treat one you do not know as a failure you cannot name, not as a broken answer. */
+            code: components["schemas"]["SandboxErrorCode"] | string;
             details?: {
                 violations?: {
                     message: string;
@@ -425,6 +427,7 @@ export interface components {
                 }[];
             };
             message: string;
+            /** @description Identifies the request in the server log. */
             request_id?: string;
             retryable: boolean;
         };

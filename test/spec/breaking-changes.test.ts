@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { allowedChanges, billingBreakingChanges, breakingChanges, CONTRACTS, ledgerBreakingChanges, type Contract } from './contractChanges.js';
+import { allowedChanges, openApiBreakingChanges, breakingChanges, CONTRACTS, ledgerBreakingChanges, type Contract } from './contractChanges.js';
 
 // The breaking-change gate (see contractChanges.ts): spec/ may differ from spec/released/ only by
 // additions, or by breaking changes spec/breaking-changes.yaml lists with a reason.
@@ -29,7 +29,7 @@ describe('breaking changes against spec/released/', () => {
     const edited = structuredClone(released);
     delete edited.paths['/products/{code}'];
     edited.components.schemas.CreateProductRequest.required.push('paid_by_roles');
-    expect(billingBreakingChanges(released, edited)).toEqual(expect.arrayContaining([
+    expect(openApiBreakingChanges(released, edited)).toEqual(expect.arrayContaining([
       '[Removed] operation GET /products/{code}',
       expect.stringContaining('required status to `paid_by_roles`'),
     ]));

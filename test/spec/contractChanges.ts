@@ -13,6 +13,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 export const CONTRACTS = {
   billing: { current: 'spec/billing.openapi.yaml', released: 'spec/released/billing.openapi.yaml' },
   ledger: { current: 'spec/ledger.graphql', released: 'spec/released/ledger.graphql' },
+  sandbox: { current: 'spec/sandbox.openapi.yaml', released: 'spec/released/sandbox.openapi.yaml' },
 } as const;
 export type Contract = keyof typeof CONTRACTS;
 export const ALLOWED_FILE = 'spec/breaking-changes.yaml';
@@ -26,11 +27,11 @@ export async function ledgerBreakingChanges(releasedSdl: string, currentSdl: str
 }
 
 /**
- * Breaking changes of the OpenAPI document, as api-smart-diff words them. Its findings inside
+ * Breaking changes of an OpenAPI document (billing, sandbox), as api-smart-diff words them. Its findings inside
  * `components` repeat the ones it reports where paths use them, so only those count (security
  * schemes excepted: no path names them).
  */
-export function billingBreakingChanges(released: unknown, current: unknown): string[] {
+export function openApiBreakingChanges(released: unknown, current: unknown): string[] {
   const found = apiDiff(released, current) as unknown as { diffs?: Finding[] } | Finding[];
   const findings = Array.isArray(found) ? found : found.diffs ?? [];
   return [...new Set(findings
@@ -43,14 +44,15 @@ export type AllowedChange = { change: string; reason: string };
 
 export function allowedChanges(): Record<Contract, AllowedChange[]> {
   const listed = (parseYaml(read(ALLOWED_FILE)) ?? {}) as Partial<Record<Contract, AllowedChange[] | null>>;
-  return { billing: listed.billing ?? [], ledger: listed.ledger ?? [] };
+  return { billing: listed.billing ?? [], ledger: listed.ledger ?? [], sandbox: listed.sandbox ?? [] };
 }
 
 /** Every breaking change of spec/ against spec/released/, per contract. */
 export async function breakingChanges(): Promise<Record<Contract, string[]>> {
   return {
-    billing: billingBreakingChanges(parseYaml(read(CONTRACTS.billing.released)), parseYaml(read(CONTRACTS.billing.current))),
+    billing: openApiBreakingChanges(parseYaml(read(CONTRACTS.billing.released)), parseYaml(read(CONTRACTS.billing.current))),
     ledger: await ledgerBreakingChanges(read(CONTRACTS.ledger.released), read(CONTRACTS.ledger.current)),
+    sandbox: openApiBreakingChanges(parseYaml(read(CONTRACTS.sandbox.released)), parseYaml(read(CONTRACTS.sandbox.current))),
   };
 }
 
@@ -58,7 +60,7 @@ export async function breakingChanges(): Promise<Record<Contract, string[]>> {
 export function releaseContract(): void {
   for (const { current, released } of Object.values(CONTRACTS)) fs.copyFileSync(path.join(root, current), path.join(root, released));
   const header = read(ALLOWED_FILE).split('\n').filter((line) => line.startsWith('#')).join('\n');
-  fs.writeFileSync(path.join(root, ALLOWED_FILE), `${header}\nbilling: []\nledger: []\n`);
+  fs.writeFileSync(path.join(root, ALLOWED_FILE), `${header}\nbilling: []\nledger: []\nsandbox: []\n`);
 }
 
 if (process.argv[1] === import.meta.filename && process.argv[2] === 'release') {
