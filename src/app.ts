@@ -61,9 +61,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   const limiter = inFlightLimiter(options.maxInFlightPerWorkspace ?? DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE);
 
   watchPool(sql, options.databasePoolMax ?? 10);
-  const sandbox = options.sandbox
-    ? await createSandbox({ sql, adminToken: options.sandbox.adminToken, tokenTtlSeconds: options.tokenTtlSeconds })
-    : undefined;
+  const sandbox = options.sandbox ? await createSandbox({ sql, adminToken: options.sandbox.adminToken }) : undefined;
   const tokens: BearerTokens = { signingKey, revoked: sandbox?.revoked, now: sandbox?.now };
   const router = new Router<AppState>();
   const ledgerSchema = sandbox ? answerFieldFaults(buildLedgerSchema()) : buildLedgerSchema();
@@ -100,10 +98,10 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
       : next(),
   );
   const beforeGraphql = [graphqlErrors(log), graphqlAuth(tokens, limiter), requireReadableBody];
-  if (sandbox) beforeGraphql.push(graphqlSandbox(sandbox));
+  if (sandbox) beforeGraphql.push(graphqlSandbox(sandbox, ledgerSchema));
   router.all('/graphql', ...beforeGraphql, graphql);
 
-  const billing = await createBillingApi({ sql, tokens, limiter, faults: sandbox?.faults });
+  const billing = await createBillingApi({ sql, tokens, limiter, aroundRequest: sandbox?.aroundRestRequest });
 
   app.use(requestMetrics());
   app.use(requestLog(log));

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
+import { retireSandboxClocks } from './db/sandbox/clocks.js';
 import { EmbeddedBusyError } from './db/embedded.js';
 import { UnknownMigrationsError } from './db/migrate.js';
 import { ensureBootstrapClient, ensureDevelopmentClient } from './db/provision.js';
@@ -60,6 +61,10 @@ async function main(): Promise<void> {
   }
 
   const sandbox = config.sandbox ? { adminToken: config.adminToken ?? announceAdminToken(baseUrl) } : undefined;
+  if (!sandbox) {
+    const released = await retireSandboxClocks(sql);
+    if (released > 0) log.info('released sandbox clocks: this server runs without the sandbox', { released });
+  }
   const app = await createApp({
     sql,
     signingKey: await tokenSigningKey(sql),

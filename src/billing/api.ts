@@ -17,7 +17,6 @@ import type { InFlightLimiter } from '../http/inFlight.js';
 import type { OperationId } from './handlerTypes.js';
 import { handlers } from './handlers.js';
 import { OpenAPI31Backend } from '../http/openapi31Backend.js';
-import { runWithFault, type RequestFaults } from '../sandbox/faultInjection.js';
 
 const CURRENT_PREFIX = '/billing';
 
@@ -30,8 +29,8 @@ type ServerOptions = {
   sql: Sql;
   tokens: BearerTokens;
   limiter: InFlightLimiter;
-  /** Injected faults (the sandbox), met once the operation and the caller are known. */
-  faults?: RequestFaults;
+  /** The sandbox's hold on each request (its gate and injected faults), once operation and caller are known. */
+  aroundRequest?: (ctx: AppContext, operationId: string, work: () => Promise<void>) => Promise<void>;
   mock?: undefined;
 };
 /** The mock shares routing, validation and error answers with the server; any bearer token passes. */
@@ -128,11 +127,11 @@ function registerHandlers(backend: OpenAPI31Backend, options: ServerOptions): vo
       ctx.status = reply.status;
       ctx.body = reply.body;
     };
-    const { faults } = options;
+    const { aroundRequest } = options;
     backend.register(operationId, async (c: OperationContext, ctx: AppContext) => {
       ctx.state.operation = operationId;
-      if (!faults) return serve(c, ctx);
-      await runWithFault(ctx, faults.faultFor(ctx, [operationId])?.fault, () => serve(c, ctx));
+      if (!aroundRequest) return serve(c, ctx);
+      await aroundRequest(ctx, operationId, () => serve(c, ctx));
     });
   }
 }

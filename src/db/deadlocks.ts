@@ -15,7 +15,8 @@ export async function retryingRaces<T>(run: () => Promise<T>, attempts = 5): Pro
   return retryingOn(['23503', '40P01'], run, attempts);
 }
 
-async function retryingOn<T>(codes: string[], run: () => Promise<T>, attempts: number): Promise<T> {
+/** Runs `run` again while it fails with one of these SQLSTATEs (a transaction rolled back whole), up to `attempts` times. */
+export async function retryingOn<T>(codes: string[], run: () => Promise<T>, attempts: number): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();

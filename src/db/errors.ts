@@ -9,16 +9,15 @@ import { DomainError } from '../core/errors.js';
 const CONSTRAINT_ERRORS: Record<string, () => DomainError> = {
   products_code_key: () => new DomainError('product_code_taken', 'A product with this code already exists.'),
   ledgers_workspace_id_schema_key_fkey: () => new DomainError('schema_not_found', 'No schema with this key.'),
-  // A ledger or account deleted while a posting to it was in flight (deleteLedger, or a sandbox
-  // reset or restore of the workspace): the posting finds it gone, as it would have a moment later.
-  ledger_entries_ledger_fkey: () => new DomainError('ledger_not_found', 'The ledger no longer exists.'),
+  // A ledger or account deleted while a posting to it was in flight (a sandbox reset, restore or
+  // workspace delete): the posting finds it gone, as it would have a moment later.
   ledger_accounts_ledger_fkey: () => new DomainError('ledger_not_found', 'The ledger no longer exists.'),
-  ledger_lines_account_fkey: () =>
-    new DomainError('ledger_account_not_found', 'An account of the entry no longer exists.'),
   ledger_account_balances_account_fkey: () =>
     new DomainError('ledger_account_not_found', 'An account of the entry no longer exists.'),
   ledger_accounts_parent_fkey: () =>
     new DomainError('ledger_account_not_found', 'The parent account no longer exists.'),
+  // Two saves of one new snapshot name at once: the second finds it taken.
+  sandbox_snapshots_pkey: () => new DomainError('snapshot_exists', 'A snapshot of this name was saved meanwhile.'),
 };
 
 /**

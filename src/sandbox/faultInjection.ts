@@ -16,6 +16,8 @@ export const FAULT_HEADER = 'x-tally-fault';
  * they know the caller and the operation, then `runWithFault` around their work.
  */
 export type RequestFaults = {
+  /** Whether the request could meet a fault at all (a header, or rules of its workspace): cheap, asked first. */
+  mayApply(ctx: AppContext): boolean;
   /** The request's fault: its X-Tally-Fault header's, else its workspace's first matching rule's. */
   faultFor(ctx: AppContext, operations: readonly string[]): { fault: Fault; operation: string } | undefined;
 };
@@ -23,6 +25,8 @@ export type RequestFaults = {
 export function requestFaults(rules: FaultRules): RequestFaults {
   const validHeader = headerValidator();
   return {
+    mayApply: (ctx) =>
+      Boolean(ctx.get(FAULT_HEADER)) || (ctx.state.caller !== undefined && rules.active(ctx.state.caller.workspaceId)),
     faultFor(ctx, operations) {
       const header = ctx.get(FAULT_HEADER);
       if (header) return { fault: validHeader(header), operation: '*' };

@@ -87,7 +87,7 @@ export function faultRules(random: () => number = () => randomInt(0, 2 ** 32) / 
 
 /** An error fault must name a code of the catalogue; the contract's pattern alone cannot say which. */
 export function checkCode(fault: Fault, pointer: string): void {
-  if (fault.type === 'error' && !(fault.code in ERROR_CATALOGUE)) {
+  if (fault.type === 'error' && !Object.hasOwn(ERROR_CATALOGUE, fault.code)) {
     throw new DomainError('invalid_request', 'The fault names a code outside the error catalogue.', {
       violations: [{ pointer: `${pointer}/code`, message: 'must be a code of the error catalogue' }],
     });

@@ -1,28 +1,21 @@
 /**
  * Workspaces deleted by this process, so that their clients' tokens stop working at once (a token
- * is checked by its signature alone). An entry is needed only while a token issued before the
- * deletion can still be unexpired, so entries older than the longest token lifetime are dropped.
+ * is checked by its signature alone, and one issued under a sandbox clock can outlive real time).
+ * Kept for the process's life, up to `maxKept` (then the oldest go): each is a short id.
  */
 export type Revocations = {
   revoke(workspaceId: string): void;
   revoked(workspaceId: string): boolean;
 };
 
-export function workspaceRevocations(tokenTtlSeconds: number, now: () => number = Date.now): Revocations {
-  const revokedAt = new Map<string, number>();
-  const forget = () => {
-    const horizon = now() - tokenTtlSeconds * 1000;
-    // A Map iterates in insertion order: the oldest revocations come first.
-    for (const [workspaceId, at] of revokedAt) {
-      if (at > horizon) break;
-      revokedAt.delete(workspaceId);
-    }
-  };
+export function workspaceRevocations(maxKept = 1_000_000): Revocations {
+  const revoked = new Set<string>();
   return {
     revoke(workspaceId) {
-      forget();
-      revokedAt.set(workspaceId, now());
+      revoked.add(workspaceId);
+      // A Set iterates in insertion order: the oldest revocation goes first.
+      if (revoked.size > maxKept) revoked.delete(revoked.values().next().value!);
     },
-    revoked: (workspaceId) => revokedAt.size > 0 && revokedAt.has(workspaceId),
+    revoked: (workspaceId) => revoked.size > 0 && revoked.has(workspaceId),
   };
 }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newId } from '../core/ids.js';
 import { foldBalanceQueue, pendingDeltas } from '../db/balanceFold.js';
-import { retryingRaces } from '../db/deadlocks.js';
+import { retryingOn, retryingRaces } from '../db/deadlocks.js';
 import { ensureClockTriggers, newestWrite, releaseClock, setClock } from '../db/sandbox/clocks.js';
 import { holdFold, releaseFold } from '../db/sandbox/foldHolds.js';
 import { DomainError } from '../core/errors.js';
@@ -21,19 +21,21 @@ import type { Db, Sql } from '../db/sql.js';
 import { findWorkspace, listWorkspaces, type WorkspaceRow } from '../db/workspaces.js';
 import type { ClockState, WorkspaceClocks } from './clocks.js';
 import type { Revocations } from './revocations.js';
+import type { WorkspaceGate } from './workspaceGate.js';
 
 export type BalanceFoldState = { held: boolean; pending: number };
 
 const SETTLE_BATCH = 5000;
 const SETTLE_RETRY_MS = 10;
+// Rounds a settle may also spend waiting for another fold to finish.
+const SETTLE_SPARE_ROUNDS = 200;
 
 /** The sandbox's operations on workspaces, each acting on the one workspace it names. */
 export type SandboxStore = ReturnType<typeof sandboxStore>;
 
 export function sandboxStore(
   sql: Sql,
-  revocations: Revocations,
-  clocks: WorkspaceClocks,
+  { revocations, clocks, gate }: { revocations: Revocations; clocks: WorkspaceClocks; gate: WorkspaceGate },
   initiallyHeld: readonly string[] = [],
 ) {
   // Workspaces whose fold is held back, mirrored in memory: every balance read asks.
@@ -73,15 +75,17 @@ export function sandboxStore(
     /** Everything the workspace holds, its clients and snapshots included; its tokens stop working. */
     async deleteWorkspace(workspaceId: string): Promise<void> {
       const { tables: data, sandboxTables } = await tables();
-      await retryingRaces(() =>
-        sql.begin(async (tx) => {
-          await lockWorkspace(tx, workspaceId);
-          await deleteAllSnapshots(tx, data, workspaceId);
-          await deleteWorkspaceData(tx, data, workspaceId);
-          for (const table of sandboxTables) await tx`delete from ${tx(table)} where workspace_id = ${workspaceId}`;
-          await tx`delete from api_clients where workspace_id = ${workspaceId}`;
-          await tx`delete from workspaces where id = ${workspaceId}`;
-        }),
+      await gate.exclusive(workspaceId, () =>
+        retryingRaces(() =>
+          sql.begin(async (tx) => {
+            await lockWorkspace(tx, workspaceId);
+            await deleteAllSnapshots(tx, data, workspaceId);
+            await deleteWorkspaceData(tx, data, workspaceId);
+            for (const table of sandboxTables) await tx`delete from ${tx(table)} where workspace_id = ${workspaceId}`;
+            await tx`delete from api_clients where workspace_id = ${workspaceId}`;
+            await tx`delete from workspaces where id = ${workspaceId}`;
+          }),
+        ),
       );
       revocations.revoke(workspaceId);
       held.delete(workspaceId);
@@ -90,18 +94,26 @@ export function sandboxStore(
 
     async resetWorkspace(workspaceId: string): Promise<WorkspaceRow> {
       const { tables: data } = await tables();
-      return retryingRaces(() =>
-        sql.begin<WorkspaceRow>(async (tx) => {
-          const workspace = await lockWorkspace(tx, workspaceId);
-          await deleteWorkspaceData(tx, data, workspaceId);
-          return workspace;
-        }),
+      return gate.exclusive(workspaceId, () =>
+        retryingRaces(() =>
+          sql.begin<WorkspaceRow>(async (tx) => {
+            const workspace = await lockWorkspace(tx, workspaceId);
+            await deleteWorkspaceData(tx, data, workspaceId);
+            return workspace;
+          }),
+        ),
       );
     },
 
     async saveSnapshot(workspaceId: string, name: string, replace: boolean): Promise<SnapshotRow> {
       await existing(sql, workspaceId);
-      return saveSnapshot(sql, await tables(), workspaceId, name, { id: newId('snap'), replace });
+      const layout = await tables();
+      // Two saves replacing one name at once: the later repeatable-read transaction fails (40001) and runs again.
+      return retryingOn(
+        ['40001'],
+        () => saveSnapshot(sql, layout, workspaceId, name, { id: newId('snap'), replace }),
+        3,
+      );
     },
 
     async listSnapshots(workspaceId: string): Promise<SnapshotRow[]> {
@@ -111,11 +123,13 @@ export function sandboxStore(
 
     async restoreSnapshot(workspaceId: string, name: string): Promise<SnapshotRow> {
       const current = await tables();
-      return retryingRaces(() =>
-        sql.begin<SnapshotRow>(async (tx) => {
-          await lockWorkspace(tx, workspaceId);
-          return restoreSnapshot(tx, current, workspaceId, name);
-        }),
+      return gate.exclusive(workspaceId, () =>
+        retryingRaces(() =>
+          sql.begin<SnapshotRow>(async (tx) => {
+            await lockWorkspace(tx, workspaceId);
+            return restoreSnapshot(tx, current, workspaceId, name);
+          }),
+        ),
       );
     },
 
@@ -144,14 +158,15 @@ export function sandboxStore(
     /** Folds every delta the workspace has queued, now, held or not (the hold stays). */
     async settleBalances(workspaceId: string): Promise<BalanceFoldState> {
       await existing(sql, workspaceId);
-      for (;;) {
+      // What was queued when asked, and not forever: a workspace that keeps posting keeps queueing.
+      const rounds = Math.ceil((await pendingDeltas(sql, workspaceId)) / SETTLE_BATCH) + SETTLE_SPARE_ROUNDS;
+      for (let round = 0; round < rounds; round++) {
         const { folded } = await foldBalanceQueue(sql, SETTLE_BATCH, workspaceId);
-        if (folded === 0) {
-          if ((await pendingDeltas(sql, workspaceId)) === 0) break;
-          await sleep(SETTLE_RETRY_MS); // another fold holds the fold lock: wait for it
-        }
+        if (folded > 0) continue;
+        if ((await pendingDeltas(sql, workspaceId)) === 0) break;
+        await sleep(SETTLE_RETRY_MS); // another fold holds the fold lock: wait for it
       }
-      return { held: held.has(workspaceId), pending: 0 };
+      return { held: held.has(workspaceId), pending: await pendingDeltas(sql, workspaceId) };
     },
 
     async clock(workspaceId: string): Promise<ClockState> {
@@ -167,22 +182,25 @@ export function sandboxStore(
       await existing(sql, workspaceId);
       const layout = await tables();
       await ensureTriggers();
-      const target = to ?? new Date();
-      const newest = await newestWrite(sql, layout.tables, workspaceId);
-      if (newest && target.getTime() < newest.getTime()) {
-        throw new DomainError(
-          'clock_backwards',
-          `The workspace holds data written at ${newest.toISOString()}; its clock cannot go back to ${target.toISOString()}. Reset the workspace first to go back further.`,
-          { newest_write: newest.toISOString() },
-        );
-      }
-      if (to === null) {
-        await releaseClock(sql, workspaceId);
-        clocks.release(workspaceId);
-      } else {
-        clocks.set(await setClock(sql, workspaceId, frozen, to));
-      }
-      return clocks.state(workspaceId);
+      // Alone with the workspace: no write of it can land between the check and the move.
+      return gate.exclusive(workspaceId, async () => {
+        const target = to ?? new Date();
+        const newest = await newestWrite(sql, layout.tables, workspaceId);
+        if (newest && target.getTime() < newest.getTime()) {
+          throw new DomainError(
+            'clock_backwards',
+            `The workspace holds data written at ${newest.toISOString()}; its clock cannot go back to ${target.toISOString()}. Reset the workspace first to go back further.`,
+            { newest_write: newest.toISOString() },
+          );
+        }
+        if (to === null) {
+          await releaseClock(sql, workspaceId);
+          clocks.release(workspaceId);
+        } else {
+          clocks.set(await setClock(sql, workspaceId, frozen, to));
+        }
+        return clocks.state(workspaceId);
+      });
     },
 
     async deleteSnapshot(workspaceId: string, name: string): Promise<SnapshotRow> {

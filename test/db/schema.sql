@@ -1518,15 +1518,22 @@ CREATE OR REPLACE FUNCTION public.sandbox_clock_stamp()
 AS $function$
 declare
   v_now timestamptz;
+  v_row jsonb;
   v_stamps jsonb := '{}';
   v_column text;
 begin
+  if current_setting('tally.restoring', true) = 'on' then
+    return new;
+  end if;
   v_now := sandbox_clock_now(new.workspace_id);
   if v_now is null then
     return new;
   end if;
+  v_row := to_jsonb(new);
   foreach v_column in array tg_argv loop
-    v_stamps := v_stamps || jsonb_build_object(v_column, v_now);
+    if v_row ->> v_column is not null then
+      v_stamps := v_stamps || jsonb_build_object(v_column, v_now);
+    end if;
   end loop;
   return jsonb_populate_record(new, v_stamps);
 end

@@ -5,6 +5,7 @@ import { gql } from '../support/graphql.js';
 import { rest } from '../support/rest.js';
 import { sandboxServerForFile, type SandboxWorkspace } from '../support/sandbox.js';
 import { fetchToken } from '../support/token.js';
+import { retireSandboxClocks } from '../../src/db/sandbox/clocks.js';
 
 // A clock per workspace: frozen, advanced, set running, released. What the workspace writes is
 // stamped with its clock, what it reads "now" reads its clock, its tokens expire by it, and no
@@ -105,7 +106,8 @@ describe('a frozen clock', () => {
         await sandbox.server.db.sql<{ created: Date; modified: Date }[]>`
         select created, modified from invoices where workspace_id = ${frozen.workspaceId} and id = 'inv-1'`
       )[0];
-    expect(await stored()).toEqual({ created: new Date(frozenAt), modified: new Date(frozenAt) });
+    // Not yet changed: `modified` stays empty, as in real time.
+    expect(await stored()).toEqual({ created: new Date(frozenAt), modified: null });
 
     const advanced = await clock(frozen, 'advance', { by: 'PT1H30M' });
     expect(advanced.body.data).toEqual({ mode: 'frozen', now: '2026-03-10T11:50:00.000Z' });
@@ -152,6 +154,23 @@ describe('a frozen clock', () => {
     expect((await bank(workspace)).ownBalance).toBe('20'); // at 12:30:00.000 exactly, posted 12:30 counts
     await clock(workspace, 'advance', { by: 'P5D' });
     expect((await bank(workspace)).ownBalance).toBe('30');
+  });
+
+  it('restores a snapshot with the times its rows were written at, whatever the clock says now', async () => {
+    const workspace = await sandbox.admin.workspace('restore under a clock');
+    await clock(workspace, 'freeze', { at: '2026-04-01T08:00:00Z' });
+    const ledger = await books(workspace);
+    expect(ledger.createLedger.ledger.created).toBe('2026-04-01T08:00:00.000Z');
+    await sandbox.admin.call('POST', `/workspaces/${workspace.workspaceId}/snapshots`, { name: 'april' });
+    await clock(workspace, 'advance', { by: 'P30D' });
+    expect(
+      (await sandbox.admin.call('POST', `/workspaces/${workspace.workspaceId}/snapshots/april/restore`)).status,
+    ).toBe(200);
+    const read = await graphql(workspace, '{ ledger(ledger: { ik: "books" }) { created } }');
+    expect(read.data.ledger.created).toBe('2026-04-01T08:00:00.000Z');
+    const [{ newest }] = await sandbox.server.db.sql<{ newest: Date }[]>`
+      select max(created) as newest from ledger_accounts where workspace_id = ${workspace.workspaceId}`;
+    expect(newest).toEqual(new Date('2026-04-01T08:00:00Z'));
   });
 
   it("expires its clients' tokens by the clock", async () => {
@@ -237,5 +256,25 @@ describe('moving the clock', () => {
       by: 'P1D',
     });
     expect([missing.status, missing.body.code]).toEqual([404, 'workspace_not_found']);
+  });
+});
+
+describe('a server without the sandbox', () => {
+  it('releases the clocks a sandbox left and drops the stamping triggers, so the database runs in real time', async () => {
+    const workspace = await sandbox.admin.workspace('left behind');
+    await clock(workspace, 'freeze', { at: '2026-01-01T00:00:00Z' });
+    const triggers = async () =>
+      (
+        await sandbox.server.db.sql<
+          { count: number }[]
+        >`select count(*)::int as count from pg_trigger where tgname = 'sandbox_clock'`
+      )[0].count;
+    expect(await triggers()).toBeGreaterThan(10);
+    expect(await retireSandboxClocks(sandbox.server.db.sql)).toBeGreaterThanOrEqual(1);
+    expect(await triggers()).toBe(0);
+    const [{ clocks }] = await sandbox.server.db.sql<
+      { clocks: number }[]
+    >`select count(*)::int as clocks from sandbox_clocks`;
+    expect(clocks).toBe(0);
   });
 });

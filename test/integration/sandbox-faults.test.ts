@@ -279,6 +279,8 @@ describe('the X-Tally-Fault header', () => {
       '{"type":"latency","ms":0}',
       '{"type":"error","code":"teapot"}',
       '{"type":"drop","when":"later"}',
+      '{"type":"error","code":"constructor"}',
+      '{"type":"error","code":"__proto__"}',
     ]) {
       const refused = await sendRaw(workspace, 'POST', '/billing/invoices', invoice('x'), { 'x-tally-fault': value });
       if (refused === 'dropped') throw new Error(value);
@@ -326,6 +328,7 @@ describe('managing rules', () => {
       { operation: 'get product', fault: { type: 'latency', ms: 5 } },
       { operation: 'getProduct', fault: { type: 'latency', ms: 60001 } },
       { operation: 'getProduct', fault: { type: 'error', code: 'teapot' } },
+      { operation: 'getProduct', fault: { type: 'error', code: 'constructor' } },
       { operation: 'getProduct', fault: { type: 'latency', ms: 5 }, probability: 0 },
       { operation: 'getProduct', fault: { type: 'latency', ms: 5 }, count: 0 },
       { operation: 'getProduct', fault: { type: 'latency', ms: 5, extra: 1 } },

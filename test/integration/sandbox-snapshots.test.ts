@@ -329,6 +329,15 @@ describe('racing its own workspace', () => {
     writing = false;
     await writer;
     const allowed = new Set(['AddLedgerEntryResult', 'ledger_not_found', 'ledger_account_not_found']);
+    // Nothing a racing posting wrote outlives the accounts it names (entries and lines have no foreign keys to them).
+    const [{ orphans }] = await sandbox.server.db.sql<{ orphans: number }[]>`
+      select (select count(*) from ledger_lines l where l.workspace_id = ${workspace.workspaceId}
+                and not exists (select from ledger_accounts a where a.workspace_id = l.workspace_id and a.id = l.account_id))::int
+           + (select count(*) from ledger_balance_queue q where q.workspace_id = ${workspace.workspaceId}
+                and not exists (select from ledger_accounts a where a.workspace_id = q.workspace_id and a.id = q.account_id))::int
+           + (select count(*) from ledger_entries e where e.workspace_id = ${workspace.workspaceId}
+                and not exists (select from ledgers g where g.workspace_id = e.workspace_id and g.id = e.ledger_id))::int as orphans`;
+    expect(orphans).toBe(0);
     expect([...outcomes.keys()].filter((outcome) => !allowed.has(outcome))).toEqual([]);
     expect(await checkLedgerInvariants(sandbox.server.db.sql)).toEqual([]);
   });

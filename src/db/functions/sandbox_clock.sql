@@ -17,20 +17,29 @@ $$;
 
 -- Trigger of the tables whose rows are stamped by column defaults (created, generated_at, ...):
 -- installed by the sandbox when a first clock is set (src/db/sandbox/clocks.ts), it replaces the
--- columns named as trigger arguments with the workspace's clock, when the workspace has one.
+-- columns named as trigger arguments with the workspace's clock, when the workspace has one. A
+-- column left null stays null (an invoice's `modified` before its first change), and rows a
+-- snapshot restore writes back keep their own times (it sets tally.restoring for its transaction).
 create or replace function sandbox_clock_stamp() returns trigger
 language plpgsql as $$
 declare
   v_now timestamptz;
+  v_row jsonb;
   v_stamps jsonb := '{}';
   v_column text;
 begin
+  if current_setting('tally.restoring', true) = 'on' then
+    return new;
+  end if;
   v_now := sandbox_clock_now(new.workspace_id);
   if v_now is null then
     return new;
   end if;
+  v_row := to_jsonb(new);
   foreach v_column in array tg_argv loop
-    v_stamps := v_stamps || jsonb_build_object(v_column, v_now);
+    if v_row ->> v_column is not null then
+      v_stamps := v_stamps || jsonb_build_object(v_column, v_now);
+    end if;
   end loop;
   return jsonb_populate_record(new, v_stamps);
 end

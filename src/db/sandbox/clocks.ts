@@ -69,3 +69,24 @@ export async function ensureClockTriggers(sql: Sql): Promise<void> {
     }
   });
 }
+
+/**
+ * A server without the sandbox lives in real time: it releases the clocks a sandbox left in the
+ * database and drops the stamping triggers. Answers how many clocks it released.
+ */
+export async function retireSandboxClocks(sql: Sql): Promise<number> {
+  return sql.begin<number>(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${TRIGGER_LOCK})`;
+    const triggered = await tx<{ table: string }[]>`
+      /* triggeredTables */
+      select c.relname as table from pg_trigger t
+      join pg_class c on c.oid = t.tgrelid
+      join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
+      where t.tgname = ${TRIGGER}`;
+    for (const { table } of triggered) {
+      await tx.unsafe(`drop trigger ${TRIGGER} on "${table.replaceAll('"', '""')}"`);
+    }
+    const released = await tx`delete from sandbox_clocks`;
+    return released.count;
+  });
+}

@@ -95,7 +95,8 @@ export async function restoreSnapshot(
   workspaceId: string,
   name: string,
 ): Promise<SnapshotRow> {
-  const snapshot = await findSnapshot(tx, workspaceId, name);
+  // FOR SHARE: a save that replaces it, or a delete, waits until the restore has copied every table.
+  const snapshot = await findSnapshot(tx, workspaceId, name, 'share');
   if (snapshot.layout !== layout.layout) {
     throw new DomainError(
       'snapshot_outdated',
@@ -103,6 +104,8 @@ export async function restoreSnapshot(
     );
   }
   await deleteWorkspaceData(tx, layout.tables, workspaceId);
+  // The rows come back with the times they were written at, whatever the workspace's clock says.
+  await tx`select set_config('tally.restoring', 'on', true)`;
   for (const table of layout.tables) {
     await tx`
       insert into ${tx(table.name)} (${tx(table.writable)})
@@ -118,7 +121,7 @@ export async function deleteSnapshot(
   name: string,
 ): Promise<SnapshotRow> {
   return sql.begin(async (tx) => {
-    const snapshot = await findSnapshot(tx, workspaceId, name, true);
+    const snapshot = await findSnapshot(tx, workspaceId, name, 'update');
     await dropSnapshotRows(tx, tables, workspaceId, snapshot.id);
     return { name: snapshot.name, created: snapshot.created, rows: snapshot.rows };
   });
@@ -130,11 +133,16 @@ export async function deleteAllSnapshots(tx: Db, tables: WorkspaceTable[], works
   for (const { id } of snapshots) await dropSnapshotRows(tx, tables, workspaceId, id);
 }
 
-async function findSnapshot(tx: Db, workspaceId: string, name: string, forUpdate = false): Promise<StoredSnapshot> {
+async function findSnapshot(
+  tx: Db,
+  workspaceId: string,
+  name: string,
+  lock: 'update' | 'share',
+): Promise<StoredSnapshot> {
   const [snapshot] = await tx<StoredSnapshot[]>`
     /* findSnapshot */
     select name, id, layout, created, row_count::int as rows from sandbox_snapshots
-    where workspace_id = ${workspaceId} and name = ${name} ${forUpdate ? tx`for update` : tx``}`;
+    where workspace_id = ${workspaceId} and name = ${name} ${lock === 'update' ? tx`for update` : tx`for share`}`;
   if (!snapshot) throw new DomainError('snapshot_not_found', `The workspace has no snapshot named ${name}.`);
   return snapshot;
 }
