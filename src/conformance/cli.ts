@@ -6,7 +6,9 @@ import { runConformance } from './run.js';
 const USAGE = `Run every example of Tally's contracts (billing REST, ledger GraphQL) against a server.
 
   make conformance URL=<base url> CLIENT_ID=<id> CLIENT_SECRET=<secret> [ADMIN_TOKEN=<token>] [JUNIT=<file>]
-  tally-conformance --url <base url> --client-id <id> --client-secret <secret> [--admin-token <token>] [--junit <file>] [--filter <text>]
+  tally-conformance --url=<base url> --client-id=<id> --client-secret=<secret> [--admin-token=<token>] [--junit=<file>] [--filter=<text>]
+
+(Write options with =: a generated secret may begin with '-'.)
 
 With the admin token of a Tally sandbox every example runs in a fresh workspace of its own.
 Without it, examples run in the client's workspace (give a fresh one): those that write are skipped.

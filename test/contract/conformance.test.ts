@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { junitReport, summary } from '../../src/conformance/report.js';
 import { firstDifference, runConformance, type CaseResult } from '../../src/conformance/run.js';
-import { sandboxAdmin, type SandboxWorkspace } from '../support/sandbox.js';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.js';
+import { sandboxServerForFile, type SandboxWorkspace } from '../support/sandbox.js';
+import { ADMIN_TOKEN } from '../support/server.js';
 
 // The conformance suite, as a QA team runs it: against Tally's sandbox (every example in a fresh
 // workspace of its own), against one client's workspace (examples that write skipped), and
@@ -16,38 +16,34 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-let server: TestServer;
-let admin: ReturnType<typeof sandboxAdmin>;
-beforeAll(async () => {
-  server = await startTestServer({ sandbox: { adminToken: ADMIN_TOKEN } });
-  admin = sandboxAdmin(server.baseUrl);
-});
-afterAll(() => server?.close());
+const sandbox = sandboxServerForFile();
 
 const cli = async (workspace: SandboxWorkspace, extra: string[]) =>
   run(
     process.execPath,
     [
       path.join(ROOT, 'src/conformance/bin.mjs'),
-      '--url',
-      server.baseUrl,
-      '--client-id',
-      workspace.clientId,
-      '--client-secret',
-      workspace.clientSecret,
+      // The = form: a generated secret may start with '-', which a separate argument would read as an option.
+      `--url=${sandbox.server.baseUrl}`,
+      `--client-id=${workspace.clientId}`,
+      `--client-secret=${workspace.clientSecret}`,
       ...extra,
     ],
     { cwd: ROOT },
   ).then(
-    ({ stdout }) => ({ code: 0, stdout }),
-    (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 
 describe('the conformance suite against Tally', () => {
   it('passes every example of both contracts with the sandbox, skipping only what needs an expired token', async () => {
-    const workspace = await admin.workspace('conformance');
+    const workspace = await sandbox.admin.workspace('conformance');
     const results = await runConformance({
-      baseUrl: server.baseUrl,
+      baseUrl: sandbox.server.baseUrl,
       clientId: workspace.clientId,
       clientSecret: workspace.clientSecret,
       adminToken: ADMIN_TOKEN,
@@ -59,15 +55,15 @@ describe('the conformance suite against Tally', () => {
     expect(summary(results).pass).toBeGreaterThan(100);
     expect(new Set(results.map((r) => r.contract))).toEqual(new Set(['billing', 'ledger']));
     // Every workspace it made is gone again.
-    const [{ left }] = await server.db.sql<{ left: number }[]>`
+    const [{ left }] = await sandbox.server.db.sql<{ left: number }[]>`
       select count(*)::int as left from workspaces where name = 'Tally Examples'`;
     expect(left).toBe(0);
   }, 120_000);
 
   it('runs in one client workspace without the admin token: reads and refusals pass, writes are skipped', async () => {
-    const workspace = await admin.workspace('shared');
-    const { code, stdout } = await cli(workspace, []);
-    expect(code).toBe(0);
+    const workspace = await sandbox.admin.workspace('shared');
+    const { code, stdout, stderr } = await cli(workspace, []);
+    expect(code, stderr).toBe(0);
     const totals = /^(\d+) passed, (\d+) failed, (\d+) skipped$/m.exec(stdout);
     expect(totals).not.toBeNull();
     expect(Number(totals![1])).toBeGreaterThan(40);
@@ -76,9 +72,9 @@ describe('the conformance suite against Tally', () => {
   }, 120_000);
 
   it('reports a failing example with its difference, exits 1, and writes JUnit a CI server reads', async () => {
-    const workspace = await admin.workspace('broken');
+    const workspace = await sandbox.admin.workspace('broken');
     // This server now answers getProduct wrongly for the workspace: the suite must notice.
-    await admin.call('POST', `/workspaces/${workspace.workspaceId}/faults`, {
+    await sandbox.admin.call('POST', `/workspaces/${workspace.workspaceId}/faults`, {
       operation: 'getProduct',
       fault: { type: 'error', code: 'internal_error' },
     });
