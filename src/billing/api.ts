@@ -10,7 +10,6 @@ import { bearerRefusal, callerOf, missingToken, type BearerTokens } from '../htt
 import { rejectUnreadBody } from '../http/bodies.js';
 import { contractViolations, isCombinator } from '../http/contractViolations.js';
 import { hasUnreadableBody, rejectUnstorableText } from '../http/requestChecks.js';
-import { methodNotAllowed } from '../http/errors.js';
 import { OPENAPI_PATH } from '../http/contracts.js';
 import type { AppContext, AppState } from '../http/context.js';
 import type { InFlightLimiter } from '../http/inFlight.js';
@@ -56,13 +55,7 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
       // The mock takes any bearer token, so only a missing one is refused there.
       throw options.mock ? missingToken() : bearerRefusal(ctx.get('authorization'), options.tokens);
     },
-    notFound: () => {
-      throw new DomainError('route_not_found', 'No such route.');
-    },
-    methodNotAllowed: (c: OperationContext, ctx: AppContext) => {
-      ctx.set('Allow', backend.allowedMethods(c.request.path).join(', '));
-      throw methodNotAllowed();
-    },
+    ...backend.routingRefusals(),
     validationFail: (c: OperationContext, ctx: AppContext) => {
       ctx.state.operation = c.operation?.operationId;
       const { errors, violations } = contractViolations(c.validation.errors ?? []);

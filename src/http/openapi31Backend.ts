@@ -1,8 +1,16 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { OpenAPIBackend, type Document, type Operation, type Options, type Request } from 'openapi-backend';
+import {
+  OpenAPIBackend,
+  type Context,
+  type Document,
+  type Operation,
+  type Options,
+  type Request,
+} from 'openapi-backend';
 import { DomainError } from '../core/errors.js';
 import type { AppContext } from './context.js';
+import { methodNotAllowed } from './errors.js';
 import { decodablePath } from './requestChecks.js';
 
 /**
@@ -48,6 +56,19 @@ export class OpenAPI31Backend extends OpenAPIBackend<Document> {
       },
       ctx,
     );
+  }
+
+  /** The answers to a path the contract lacks (404 route_not_found) and to a method it lacks there (405, with Allow). */
+  routingRefusals() {
+    return {
+      notFound: () => {
+        throw new DomainError('route_not_found', 'No such route.');
+      },
+      methodNotAllowed: (c: Context, ctx: AppContext) => {
+        ctx.set('Allow', this.allowedMethods(c.request.path).join(', '));
+        throw methodNotAllowed();
+      },
+    };
   }
 
   /** The methods the contract serves on this path, for the Allow header of a 405. */

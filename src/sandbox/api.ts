@@ -8,7 +8,6 @@ import { rejectUnreadBody } from '../http/bodies.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { SANDBOX_OPENAPI_PATH } from '../http/contracts.js';
 import { contractViolations } from '../http/contractViolations.js';
-import { methodNotAllowed } from '../http/errors.js';
 import { OpenAPI31Backend } from '../http/openapi31Backend.js';
 import { hasUnreadableBody, rejectUnstorableText } from '../http/requestChecks.js';
 import type { SandboxOperationId } from './handlerTypes.js';
@@ -40,13 +39,7 @@ export async function createSandboxApi(options: SandboxApiOptions): Promise<Midd
         'The sandbox admin API takes the admin token: Authorization: Bearer <TALLY_ADMIN_TOKEN>.',
       );
     },
-    notFound: () => {
-      throw new DomainError('route_not_found', 'No such route.');
-    },
-    methodNotAllowed: (c: OperationContext, ctx: AppContext) => {
-      ctx.set('Allow', backend.allowedMethods(c.request.path).join(', '));
-      throw methodNotAllowed();
-    },
+    ...backend.routingRefusals(),
     validationFail: (c: OperationContext, ctx: AppContext) => {
       ctx.state.operation = c.operation?.operationId;
       const { violations } = contractViolations(c.validation.errors ?? []);
