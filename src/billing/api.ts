@@ -7,9 +7,8 @@ import { cursorSigner } from '../core/cursors.js';
 import { DomainError } from '../core/errors.js';
 import type { Sql } from '../db/sql.js';
 import { bearerRefusal, callerOf, missingToken, type BearerTokens } from '../http/bearerAuth.js';
-import { rejectUnreadBody } from '../http/bodies.js';
 import { contractViolations, isCombinator } from '../http/contractViolations.js';
-import { hasUnreadableBody, rejectUnstorableText } from '../http/requestChecks.js';
+import { rejectBadBody } from '../http/requestChecks.js';
 import { OPENAPI_PATH } from '../http/contracts.js';
 import type { AppContext, AppState } from '../http/context.js';
 import type { InFlightLimiter } from '../http/inFlight.js';
@@ -71,14 +70,7 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
     postSecurityHandler: (c: OperationContext, ctx: AppContext) => {
       if (!c.security?.authorized) return;
       if (!options.mock) options.limiter.admit(ctx);
-      if (hasUnreadableBody(ctx)) {
-        throw new DomainError(
-          'unsupported_media_type',
-          'Request bodies must be JSON (Content-Type: application/json).',
-        );
-      }
-      rejectUnreadBody(ctx);
-      rejectUnstorableText(c);
+      rejectBadBody(c, ctx);
     },
   });
   if (options.mock) {

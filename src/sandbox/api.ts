@@ -4,12 +4,11 @@ import type { Middleware } from 'koa';
 import type { Context as OperationContext, Document } from 'openapi-backend';
 import { parse as parseYaml } from 'yaml';
 import { DomainError } from '../core/errors.js';
-import { rejectUnreadBody } from '../http/bodies.js';
 import type { AppContext, AppState } from '../http/context.js';
 import { SANDBOX_OPENAPI_PATH } from '../http/contracts.js';
 import { contractViolations } from '../http/contractViolations.js';
 import { OpenAPI31Backend } from '../http/openapi31Backend.js';
-import { hasUnreadableBody, rejectUnstorableText } from '../http/requestChecks.js';
+import { rejectBadBody } from '../http/requestChecks.js';
 import type { SandboxOperationId } from './handlerTypes.js';
 import { sandboxHandlers } from './handlers.js';
 import type { FaultRules } from './faults.js';
@@ -47,14 +46,7 @@ export async function createSandboxApi(options: SandboxApiOptions): Promise<Midd
     },
     postSecurityHandler: (c: OperationContext, ctx: AppContext) => {
       if (!c.security?.authorized) return;
-      if (hasUnreadableBody(ctx)) {
-        throw new DomainError(
-          'unsupported_media_type',
-          'Request bodies must be JSON (Content-Type: application/json).',
-        );
-      }
-      rejectUnreadBody(ctx);
-      rejectUnstorableText(c);
+      rejectBadBody(c, ctx);
     },
   });
   for (const [operationId, handler] of Object.entries(sandboxHandlers)) {
