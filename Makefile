@@ -45,11 +45,13 @@ release-contract: install ## Make spec/ the released contract (spec/released/), 
 sdk: install ## Generate clients from spec/ into .sdk/ (hey-api, orval, graphql-codegen client preset) and type-check them
 	$(NODE_TS) test/sdk/generate.ts
 
-typecheck: install ## Type-check src, test and bench
+typecheck: install ## Type-check src, test and bench, and the dashboard's browser code
 	$(BIN)/tsc --noEmit -p tsconfig.json
+	$(BIN)/tsc --noEmit -p src/dashboard/client/tsconfig.json
 
 test: install ## Type-check and lint, then run every test (spec lint, drift check, unit, integration, contract, SDK)
 	$(BIN)/tsc --noEmit -p tsconfig.json
+	$(BIN)/tsc --noEmit -p src/dashboard/client/tsconfig.json
 	$(BIN)/eslint --max-warnings=0 .
 	$(BIN)/prettier --check --log-level=warn $(PRETTIER_FILES)
 	@rm -f .vitest.json

@@ -869,8 +869,9 @@ export type CustomLink = Link & {
   /** Creation time as an ISO 8601 string in UTC with milliseconds. */
   created: Scalars['String']['output'];
   /**
-   * Where this link would open in a web console. Tally has none: it returns a stable URN,
-   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   * This link's page in Tally's dashboard, as an absolute URL: `<base>/dashboard/links/<id>`
+   * (each part percent-encoded). `<base>` is the server's `PUBLIC_URL` when set, otherwise the
+   * scheme and host the request reached. The page asks for the same client credentials as the API.
    */
   dashboardUrl: Scalars['String']['output'];
   /** External accounts of the link, newest first (up to 200; the field takes no page arguments). */
@@ -1272,8 +1273,9 @@ export type Ledger = {
   /** When the ledger was created. */
   created: Scalars['DateTime']['output'];
   /**
-   * Where this ledger would open in a web console. Tally has none: it returns a stable URN,
-   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   * This ledger's page in Tally's dashboard, as an absolute URL: `<base>/dashboard/ledgers/<id>`
+   * (each part percent-encoded). `<base>` is the server's `PUBLIC_URL` when set, otherwise the
+   * scheme and host the request reached. The page asks for the same client credentials as the API.
    */
   dashboardUrl: Scalars['String']['output'];
   /** Number of typed entries per entry type and version, ordered by type, then version. */
@@ -1479,8 +1481,9 @@ export type LedgerAccount = {
   /** Whether the account holds one currency or several. */
   currencyMode: CurrencyMode;
   /**
-   * Where this account would open in a web console. Tally has none: it returns a stable URN,
-   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   * This account's page in Tally's dashboard, as an absolute URL: `<base>/dashboard/accounts/<id>`
+   * (each part percent-encoded). `<base>` is the server's `PUBLIC_URL` when set, otherwise the
+   * scheme and host the request reached. The page asks for the same client credentials as the API.
    */
   dashboardUrl: Scalars['String']['output'];
   /** Service-generated id of the account (prefix `acct_`). */
@@ -2213,8 +2216,9 @@ export type LedgerEntry = {
   /** When the entry was written (wall-clock time). */
   created: Scalars['DateTime']['output'];
   /**
-   * Where this entry would open in a web console. Tally has none: it returns a stable URN,
-   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   * This entry's page in Tally's dashboard, as an absolute URL: `<base>/dashboard/entries/<id>`
+   * (each part percent-encoded). `<base>` is the server's `PUBLIC_URL` when set, otherwise the
+   * scheme and host the request reached. The page asks for the same client credentials as the API.
    */
   dashboardUrl: Scalars['String']['output'];
   /** Calendar date of `posted`, in UTC. */
@@ -2395,8 +2399,9 @@ export type LedgerEntryGroup = {
   /** When the first entry joined the group. */
   created?: Maybe<Scalars['DateTime']['output']>;
   /**
-   * Where this group would open in a web console. Tally has none: it returns a stable URN,
-   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   * This group's page in Tally's dashboard, as an absolute URL: `<base>/dashboard/ledgers/<ledger id>/groups/<key>/<value>`
+   * (each part percent-encoded). `<base>` is the server's `PUBLIC_URL` when set, otherwise the
+   * scheme and host the request reached. The page asks for the same client credentials as the API.
    */
   dashboardUrl: Scalars['String']['output'];
   /** Group key, at most 128 characters. */
@@ -2892,8 +2897,9 @@ export type Link = {
    */
   created: Scalars['String']['output'];
   /**
-   * Where this link would open in a web console. Tally has none: it returns a stable URN,
-   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   * This link's page in Tally's dashboard, as an absolute URL: `<base>/dashboard/links/<id>`
+   * (each part percent-encoded). `<base>` is the server's `PUBLIC_URL` when set, otherwise the
+   * scheme and host the request reached. The page asks for the same client credentials as the API.
    */
   dashboardUrl: Scalars['String']['output'];
   /** External accounts that belong to this link, newest first. */
@@ -3517,8 +3523,9 @@ export type ProviderLink = Link & {
   /** Creation time as an ISO 8601 string in UTC with milliseconds. */
   created: Scalars['String']['output'];
   /**
-   * Where this link would open in a web console. Tally has none: it returns a stable URN,
-   * `urn:tally:<kind>:<id>` (for a ledger, `urn:tally:ledger:<id>`).
+   * This link's page in Tally's dashboard, as an absolute URL: `<base>/dashboard/links/<id>`
+   * (each part percent-encoded). `<base>` is the server's `PUBLIC_URL` when set, otherwise the
+   * scheme and host the request reached. The page asks for the same client credentials as the API.
    */
   dashboardUrl: Scalars['String']['output'];
   /** External accounts of the link, newest first (up to 200; the field takes no page arguments). */

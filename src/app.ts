@@ -7,6 +7,7 @@ import type { AppState } from './http/context.js';
 import type { BearerTokens } from './http/bearerAuth.js';
 import { SANDBOX_OPENAPI_PATH, SDL_PATH, serveContract, serveOpenApi } from './http/contracts.js';
 import { corsPolicy } from './http/cors.js';
+import { dashboardAssets, dashboardPage } from './dashboard/routes.js';
 import { docsPage, docsScript } from './http/docs.js';
 import { graphiqlAssets, graphiqlPage } from './http/graphiql.js';
 import { errorResponses, methodNotAllowed } from './http/errors.js';
@@ -77,6 +78,8 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   router.get('/docs/scalar.js', docsScript);
   router.get('/graphiql', graphiqlPage);
   router.get('/graphiql/:asset', graphiqlAssets(ledgerSchema));
+  router.get('/dashboard/assets/:asset', dashboardAssets);
+  router.get(['/dashboard', '/dashboard/*page'], dashboardPage(options.publicUrl));
   router.get(['/readyz', '/billing/readyz'], readyz(sql));
   router.get('/schema.graphql', serveContract(SDL_PATH, 'text/plain; charset=utf-8'));
   router.get('/openapi.yaml', serveOpenApi(options.publicUrl));
@@ -90,6 +93,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
     postingTargets: postingTargets(sql),
     documentCacheSize: options.documentCacheSize,
     limits: options.graphqlLimits ?? DEFAULT_DOCUMENT_LIMITS,
+    publicUrl: options.publicUrl,
   });
   // A browser opening /graphql gets the IDE; GraphQL clients (JSON) go on to the endpoint.
   router.get('/graphql', (ctx, next) =>

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Middleware } from 'koa';
 import type { AppState } from './context.js';
+import { publicBase, SPEC_ORIGIN } from './publicBase.js';
 
 export const OPENAPI_PATH = new URL('../../spec/billing.openapi.yaml', import.meta.url);
 export const SANDBOX_OPENAPI_PATH = new URL('../../spec/sandbox.openapi.yaml', import.meta.url);
@@ -15,10 +16,6 @@ export function serveContract(file: URL, contentType: string): Middleware<AppSta
   };
 }
 
-/** The origin the contract file names; every server URL and the token URL start with it. */
-const SPEC_ORIGIN = 'http://localhost:8080';
-const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
-
 /**
  * Serves an OpenAPI contract (billing's by default) naming the base URL the caller reached (or PUBLIC_URL behind a
  * proxy) in `servers` and the OAuth2 token URL, so a client generated from it points here.
@@ -27,8 +24,7 @@ const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 export function serveOpenApi(publicUrl: string | undefined, file: URL = OPENAPI_PATH): Middleware<AppState> {
   const text = fs.readFileSync(file, 'utf8');
   return (ctx) => {
-    const base = publicUrl ?? (SAFE_HOST.test(ctx.host) ? `${ctx.protocol}://${ctx.host}` : SPEC_ORIGIN);
     ctx.type = 'application/yaml; charset=utf-8';
-    ctx.body = text.replaceAll(SPEC_ORIGIN, base);
+    ctx.body = text.replaceAll(SPEC_ORIGIN, publicBase(publicUrl, ctx.protocol, ctx.host));
   };
 }

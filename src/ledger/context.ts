@@ -1,6 +1,7 @@
 import type { CursorSigner } from '../core/cursors.js';
 import { pager, type Pager } from '../core/pagination.js';
 import type { Sql } from '../db/sql.js';
+import { pagePath, type PageRef } from '../dashboard/pages.js';
 import type { Caller, SandboxRequest } from '../http/context.js';
 import type { Logger } from '../observability/log.js';
 import { listItemBudget } from './graphql/documentLimits.js';
@@ -24,6 +25,8 @@ export type GqlContext = {
   postingTargets: PostingTargets;
   /** The sandbox's asks of this request: an injected field fault, lagging balances (sandbox/). */
   sandbox?: SandboxRequest;
+  /** The absolute URL of a dashboard page, at the base URL this request reached (or PUBLIC_URL). */
+  dashboardUrl: (page: PageRef) => string;
 };
 
 export type GqlServices = {
@@ -40,6 +43,7 @@ export function createGqlContext(
   services: GqlServices,
   caller: Caller,
   requestId: string,
+  publicBase: () => string,
   sandbox?: SandboxRequest,
 ): GqlContext {
   const charge = listItemBudget(services.maxListItems);
@@ -53,5 +57,6 @@ export function createGqlContext(
     postings: services.postings,
     postingTargets: services.postingTargets,
     sandbox,
+    dashboardUrl: (page) => publicBase() + pagePath(page),
   };
 }

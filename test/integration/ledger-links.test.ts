@@ -220,7 +220,7 @@ describe('custom links and external accounts', () => {
       __typename: 'CustomLink',
       id,
       name: 'First Bank',
-      dashboardUrl: `urn:tally:link:${id}`,
+      dashboardUrl: `${server.baseUrl}/dashboard/links/${id}`,
       externalAccounts: { nodes: [] },
     });
     expect((await call('{ link(link: { id: "link_00000000000000000000000000" }) { id } }')).data.link).toBeNull();

@@ -64,7 +64,7 @@ describe('createLedger', () => {
     const { id } = urn.body.data.ledger;
     expect(urn.body.data.ledger).toEqual({
       id,
-      dashboardUrl: `urn:tally:ledger:${id}`,
+      dashboardUrl: `${server.baseUrl}/dashboard/ledgers/${id}`,
       workspaceId: alice.workspaceId,
       type: 'double',
     });

@@ -4,6 +4,7 @@ import { createHandler } from 'graphql-http';
 import type { Middleware } from 'koa';
 import { expectedFailure } from '../../db/errors.js';
 import type { AppState } from '../../http/context.js';
+import { publicBase } from '../../http/publicBase.js';
 import type { Logger } from '../../observability/log.js';
 import { countGraphqlOperation, graphqlOperationName } from '../../observability/metrics.js';
 import { createGqlContext, type GqlContext, type GqlServices } from '../context.js';
@@ -19,6 +20,8 @@ import type { DocumentLimits } from './documentLimits.js';
  */
 export type GraphqlEndpointOptions = Omit<GqlServices, 'maxListItems'> & {
   schema: GraphQLSchema;
+  /** The base URL clients reach Tally at (PUBLIC_URL); absent: each request's own. */
+  publicUrl?: string;
   documentCacheSize?: number;
   limits: DocumentLimits;
 };
@@ -31,7 +34,14 @@ export function graphqlEndpoint(options: GraphqlEndpointOptions): Middleware<App
     parse: cache.parse,
     validate: cache.validate,
     parseRequestParams: parseAndCheckParams,
-    context: (req) => createGqlContext(services, req.context.caller!, req.context.requestId, req.context.sandbox),
+    context: (req) =>
+      createGqlContext(
+        services,
+        req.context.caller!,
+        req.context.requestId,
+        () => publicBase(options.publicUrl, isTls(req.raw) ? 'https' : 'http', req.raw.headers.host),
+        req.context.sandbox,
+      ),
     onOperation: (req, args, result) => {
       // Metrics: the operation by its (bounded) name and its type.
       const operation = getOperationAST(args.document, args.operationName);
@@ -67,6 +77,9 @@ export function graphqlEndpoint(options: GraphqlEndpointOptions): Middleware<App
     }
   };
 }
+
+/** As Koa's `ctx.protocol` without a trusted proxy: https only when this socket is TLS. */
+const isTls = (req: IncomingMessage) => 'encrypted' in req.socket && req.socket.encrypted === true;
 
 /** Expected failures keep their message and gain their catalogue code; anything else is masked. */
 function publicError(error: GraphQLError, requestId: string, log: Logger): GraphQLError {

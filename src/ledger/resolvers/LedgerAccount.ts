@@ -13,8 +13,7 @@ export const LedgerAccount: LedgerAccountResolvers = {
     ownBalanceUpdates: row.consistency.ownBalanceUpdates,
     totalBalanceUpdates: row.consistency.totalBalanceUpdates ?? null,
   }),
-  // Tally has no web console; the contract promises a stable URN instead.
-  dashboardUrl: (row) => `urn:tally:ledger-account:${row.id}`,
+  dashboardUrl: (row, _args, ctx) => ctx.dashboardUrl({ page: 'account', accountId: row.id }),
   ledger: async (row, _args, { load }) => (await load.ledger.load(row.ledgerId))!,
   parentLedgerAccountId: (row) => row.parentId,
   parentLedgerAccount: async (row, _args, { load }) =>

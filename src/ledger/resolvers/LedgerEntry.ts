@@ -20,8 +20,7 @@ export const LedgerEntry: LedgerEntryResolvers = {
   created: (row) => row.created.toISOString(),
   // The posting date in UTC; balance periods use the ledger's offset (see DateFilter).
   date: (row) => row.posted.toISOString().slice(0, 10),
-  // Tally has no web console; the contract promises a stable URN instead.
-  dashboardUrl: (row) => `urn:tally:ledger-entry:${row.id}`,
+  dashboardUrl: (row, _args, ctx) => ctx.dashboardUrl({ page: 'entry', entryId: row.id }),
   // An entry has at most 30 lines: they come as one page.
   lines: async (row, _args, { load }) => ({ nodes: await load.entryLines.load(row.id), pageInfo: WHOLE_PAGE }),
   ledger: async (row, _args, { load }) => (await load.ledger.load(row.ledgerId))!,

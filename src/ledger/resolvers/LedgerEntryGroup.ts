@@ -12,7 +12,8 @@ export const LedgerEntryGroup: LedgerEntryGroupResolvers = {
         : row.created;
     return created?.toISOString() ?? null;
   },
-  dashboardUrl: (row) => `urn:tally:ledger-entry-group:${row.ledgerId}:${row.key}:${row.value}`,
+  dashboardUrl: (row, _args, ctx) =>
+    ctx.dashboardUrl({ page: 'group', ledgerId: row.ledgerId, key: row.key, value: row.value }),
   ledger: async (row, _args, { load }) => (await load.ledger.load(row.ledgerId))!,
   ledgerEntries: async (row, args, ctx) => {
     const ledger = (await ctx.load.ledger.load(row.ledgerId))!;

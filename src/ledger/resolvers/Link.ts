@@ -14,8 +14,7 @@ async function externalAccounts(row: LinkRow, _args: unknown, { sql, pages }: Gq
 
 const shared = {
   created: (row: LinkRow) => row.created.toISOString(),
-  // Tally has no web console; the contract promises a stable URN instead.
-  dashboardUrl: (row: LinkRow) => `urn:tally:link:${row.id}`,
+  dashboardUrl: (row: LinkRow, _args: unknown, ctx: GqlContext) => ctx.dashboardUrl({ page: 'link', linkId: row.id }),
   externalAccounts,
 };
 
