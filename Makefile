@@ -63,6 +63,10 @@ test: install ## Type-check and lint, then run every test (spec lint, drift chec
 test-long: install ## The balance-history oracle test with many more runs (PROPERTY_RUNS, default 5000)
 	PROPERTY_RUNS=$${PROPERTY_RUNS:-5000} $(BIN)/vitest run --config test/vitest.config.ts test/property/balance-history.test.ts
 
+.PHONY: screenshots
+screenshots: install ## Refresh the README's screenshots (test/browser/screenshots/) from the browser tests, in headless Chromium
+	UPDATE_SCREENSHOTS=1 $(BIN)/vitest run --config test/vitest.config.ts test/browser
+
 .PHONY: test-crash
 test-crash: install ## Crash suite: SIGKILL the server every few seconds and PostgreSQL once under writing clients, then check every write (CRASH_SECONDS=60, CRASH_SEED, CRASH_CLIENTS, CRASH_KILL_EVERY_MS); writes bench/results/crash.md
 	$(NODE_TS) bench/crash.ts

@@ -107,7 +107,6 @@ describe.skipIf(!CHROMIUM)('the dashboard in a browser', () => {
     // The token lives in sessionStorage only; the secret is kept nowhere.
     const stored = await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }));
     expect(stored).not.toContain(workspace.clientSecret);
-    await shot('dashboard-ledgers');
   }, 60_000);
 
   it('follows every kind of dashboardUrl from a GraphQL answer to its page', async () => {

@@ -18,6 +18,7 @@ export type Expectation = { operation: string; path: string };
 
 /** The problems with one answer; an empty list means it is a proper typed refusal (or a harmless read). */
 export function problemsOf(answer: Answer, expectation: Expectation): string[] {
+  if (/^\/dashboard(\/|$|\?)/.test(expectation.path)) return dashboardProblems(answer);
   const problems: string[] = [];
   let body: any;
   try {
@@ -44,6 +45,18 @@ export function problemsOf(answer: Answer, expectation: Expectation): string[] {
     problems.push('token error without the RFC 6749 fields');
   }
   return problems;
+}
+
+/** The dashboard answers its page (200, or 404 for a path that names none), an asset, or a typed refusal. */
+function dashboardProblems(answer: Answer): string[] {
+  if (answer.status >= 500) return [`status ${answer.status}`];
+  if (answer.status === 200 || answer.status === 404) {
+    const page = answer.contentType.startsWith('text/html');
+    const asset = /^(application\/javascript|text\/css)/.test(answer.contentType);
+    const refusal = answer.contentType.startsWith('application/json');
+    return page || asset || refusal ? [] : [`unexpected ${answer.status} answer of type ${answer.contentType}`];
+  }
+  return problemsOf(answer, { operation: 'dashboard', path: '/' });
 }
 
 function graphqlProblems(body: any): string[] {

@@ -31,8 +31,9 @@ describe(`fuzz: ${REQUESTS} bad requests, seed ${SEED} (replay one with FUZZ_SEE
     expect(report.rssMiB.max).toBeLessThanOrEqual(2 * report.rssMiB.start);
   });
 
-  it('reaches every billing operation, every GraphQL root field and every sandbox admin operation', () => {
+  it('reaches every billing operation, every GraphQL root field, every sandbox admin operation and the dashboard', () => {
     expect(report.coverage.restOperationsHit).toBe(report.coverage.restOperations);
+    expect(report.byOperation.dashboard).toBeGreaterThan(0);
     expect(report.coverage.graphqlFieldsHit).toBe(report.coverage.graphqlFields);
     expect(report.coverage.sandboxOperationsHit).toBe(report.coverage.sandboxOperations);
   });

@@ -4,6 +4,7 @@ import { buildLedgerSchema } from '../../src/ledger/graphql/executableSchema.js'
 import { connect } from '../../src/db/sql.js';
 import { startTally, stopTally } from '../support/tallyProcess.js';
 import { billingCaseGenerator } from './billingCases.js';
+import { dashboardCaseGenerator } from './dashboardCases.js';
 import { balanceCaseGenerator } from './balanceCases.js';
 import { linkCaseGenerator } from './linkCases.js';
 import { ledgerCaseGenerator } from './ledgerCases.js';
@@ -88,6 +89,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const billing = billingCaseGenerator(token, world.billing);
     const balances = balanceCaseGenerator(token);
     const links = linkCaseGenerator(token, world.links);
+    const dashboard = dashboardCaseGenerator();
     const sandbox = sandboxCaseGenerator({
       adminToken: FUZZ_ADMIN_TOKEN,
       clientToken: token,
@@ -100,7 +102,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       if (index < rest.operationIds.length) return rest.cover(index, random);
       if (index < covering) return graphql.cover(index - rest.operationIds.length, random);
       if (index < coveringAll) return sandbox.cover(index - covering, random);
-      const pick = random.int(0, 15);
+      const pick = random.int(0, 16);
       return pick < 4
         ? rest.next(random)
         : pick < 7
@@ -113,7 +115,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
                 ? balances.next(random)
                 : pick < 15
                   ? links.next(random)
-                  : sandbox.next(random);
+                  : pick < 16
+                    ? dashboard.next(random)
+                    : sandbox.next(random);
     };
 
     const before = { database: await databaseFingerprint(sql), listings: await world.listings() };
