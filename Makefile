@@ -4,7 +4,7 @@ SHELL := /bin/bash
 BIN := node_modules/.bin
 NODE_TS := node --import tsx/esm
 
-.PHONY: help install run generate check-generated lint format lint-spec sdk release-contract typecheck test test-long fuzz mock conformance admin bench bench-ledger bench-ledger-balances bench-billing bench-sandbox clean clean-data
+.PHONY: help install run generate check-generated lint format lint-spec sdk release-contract typecheck test test-long fuzz mock conformance admin bench bench-ledger bench-ledger-balances bench-billing bench-sandbox bench-dashboard clean clean-data
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -95,6 +95,9 @@ bench-ledger-balances: install ## Balance history reads at 1M vs 10k lines, back
 
 bench-billing: install ## Billing request paths only (floor, REST read and list, invoice create and PATCH, transaction sync); writes bench/results/billing.md
 	$(NODE_TS) bench/run.ts --billing
+
+bench-dashboard: install ## The dashboard on a ledger of a million lines, in headless Chromium: time to open each page kind; writes bench/results/dashboard.md
+	$(NODE_TS) bench/dashboard.ts
 
 bench-sandbox: install ## Sandbox admin API: workspace creates, and save, reset and restore of a workspace of 10,000 entries and 1,000 invoices; writes bench/results/sandbox.md
 	$(NODE_TS) bench/sandbox.ts

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -41,7 +42,8 @@ const ASSETS: Record<string, Asset> = {
   'dashboard.css': { type: 'text/css', body: async () => fs.promises.readFile(new URL('dashboard.css', CLIENT_DIR)) },
   'uplot.css': { type: 'text/css', body: async () => fs.promises.readFile(UPLOT_CSS) },
 };
-const cache = new Map<string, string | Buffer>();
+/** Each asset's body and its content hash, which browsers revalidate with If-None-Match. */
+const cache = new Map<string, { body: string | Buffer; etag: string }>();
 
 /** Serves the dashboard's script and styles. */
 export const dashboardAssets: Middleware<AppState, Pick<RouterContext, 'params'>> = async (ctx, next) => {
@@ -50,11 +52,21 @@ export const dashboardAssets: Middleware<AppState, Pick<RouterContext, 'params'>
     await next();
     return;
   }
-  let body = cache.get(ctx.params.asset);
-  if (body === undefined) cache.set(ctx.params.asset, (body = await asset.body()));
+  let cached = cache.get(ctx.params.asset);
+  if (!cached) {
+    const body = await asset.body();
+    cached = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    cache.set(ctx.params.asset, cached);
+  }
   ctx.type = `${asset.type}; charset=utf-8`;
   ctx.set('Cache-Control', 'no-cache');
-  ctx.body = body;
+  ctx.etag = cached.etag;
+  ctx.status = 200; // Koa compares validators only on a 2xx
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.body = cached.body;
 };
 
 /**

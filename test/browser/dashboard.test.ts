@@ -174,6 +174,9 @@ describe.skipIf(!CHROMIUM)('the dashboard in a browser', () => {
     for (let i = 1; i < 90; i++)
       expect(BigInt(daily.rows[i][1]) - BigInt(daily.rows[i - 1][1])).toBe(BigInt(daily.rows[i][2]));
     expect(BigInt(daily.rows[0][1])).toBeGreaterThan(0n);
+    // The change over the span is what the balance gained since just before its first day.
+    const gained = BigInt(ledgerAccount.balance) - BigInt(daily.rows[0][1]) + BigInt(daily.rows[0][2]);
+    expect(await figure('span-change')).toBe(gained.toString());
     await shot('dashboard-account');
 
     await page.click('nav.chooser a:nth-child(2)');

@@ -133,6 +133,20 @@ describe('GET /dashboard', () => {
     const code = await script.text();
     expect(code).toContain('uplot'); // the chart's class names come with the bundle
     expect(code).not.toMatch(/https?:\/\/(?!www\.w3\.org)/); // no URL to fetch anything from
+    // Revalidated, not downloaded again, while it has not changed.
+    const etag = script.headers.get('etag')!;
+    // node:http, since fetch turns a conditional request into one that asks for a full answer.
+    const again = await new Promise<number | undefined>((resolve) =>
+      http.get(
+        `${server.baseUrl}/dashboard/assets/dashboard.js`,
+        { headers: { 'if-none-match': etag } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode);
+        },
+      ),
+    );
+    expect(again).toBe(304);
     for (const asset of ['dashboard.css', 'uplot.css']) {
       const response = await fetch(`${server.baseUrl}/dashboard/assets/${asset}`);
       expect(response.status).toBe(200);

@@ -18,6 +18,8 @@ export function balanceChart(title: string, points: ChartPoint[], currency: Curr
     ? `${title}: ${points.length} points from ${points[0].label} to ${last.label}, last ${formatMoney(last.balance, currency)}`
     : `${title}: no points`;
   const plot = h('div', { class: 'chart-plot', role: 'img', 'aria-label': summary });
+  // Exact, in bigint: the sum of the periods' changes over the span shown.
+  const spanChange = points.reduce((sum, point) => sum + BigInt(point.change), 0n).toString();
   const figure = h(
     'figure',
     {
@@ -27,6 +29,12 @@ export function balanceChart(title: string, points: ChartPoint[], currency: Curr
       'data-currency': currency.customCurrencyId ?? currency.code,
     },
     h('figcaption', null, summary),
+    h(
+      'p',
+      { class: 'span-change' },
+      'Change over the span: ',
+      h('span', { 'data-figure': 'span-change', 'data-amount': spanChange }, formatMoney(spanChange, currency)),
+    ),
     plot,
     h(
       'details',
