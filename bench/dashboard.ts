@@ -1,15 +1,10 @@
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Page } from 'puppeteer-core';
-import { createApp } from '../src/app.js';
-import { openDatabase } from '../src/db/database.js';
 import { createClient, createWorkspace } from '../src/db/provision.js';
-import { tokenSigningKey } from '../src/db/workspaces.js';
-import { startBalanceFold } from '../src/ledger/accounts/balanceFoldWorker.js';
-import { silentLogger } from '../src/observability/log.js';
 import { fetchToken } from '../test/support/token.js';
+import { settleFold, startInProcessTally } from './support/inProcessTally.js';
 
 // The dashboard on a ledger of a million lines (target: every page opens in under a second).
 // Seeds through the API: 100,000 entries of 10 lines over two years, each with one line on a hot
@@ -30,25 +25,15 @@ type PageFigures = { page: string; p50: number; max: number; requests: number; k
 
 async function main() {
   if (!CHROMIUM) throw new Error('no Chromium: install Debian’s chromium or set CHROMIUM_PATH');
-  const database = await openDatabase({ ephemeral: true, dataDir: '', poolMax: 10, log: () => {} });
-  const { sql } = database;
-  const app = await createApp({
-    sql,
-    signingKey: await tokenSigningKey(sql),
-    tokenTtlSeconds: 3600,
-    log: silentLogger,
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const fold = startBalanceFold(sql, silentLogger, { intervalMs: 50, batchSize: 5000 });
+  const tally = await startInProcessTally();
+  const { sql, baseUrl } = tally;
   const workspaceId = await createWorkspace(sql, 'bench');
   const client = await createClient(sql, workspaceId);
   const token = await fetchToken(baseUrl, client.clientId, client.clientSecret);
 
   const seedStarted = performance.now();
   const ids = await seed(baseUrl, token);
-  await settle(sql, workspaceId);
+  await settleFold(sql, workspaceId);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   const [{ lines }] = await sql<{ lines: number }[]>`
     select count(*)::int as lines from ledger_lines where workspace_id = ${workspaceId}`;
@@ -75,9 +60,7 @@ async function main() {
 
   writeResults({ entries: ENTRIES, lines, seedSeconds }, figures);
   console.log(JSON.stringify({ lines, seedSeconds, figures }, null, 2));
-  server.close();
-  await fold.stop();
-  await database.close();
+  await tally.stop();
 }
 
 async function signIn(page: Page, baseUrl: string, clientId: string, secret: string) {
@@ -204,16 +187,6 @@ async function seed(baseUrl: string, token: string) {
     }),
   );
   return { ledgerId, hotAccountId, entryId };
-}
-
-/** Waits until the fold has taken every queued delta of the workspace. */
-async function settle(sql: Awaited<ReturnType<typeof openDatabase>>['sql'], workspaceId: string) {
-  for (;;) {
-    const [{ pending }] = await sql<{ pending: number }[]>`
-      select count(*)::int as pending from ledger_balance_queue where workspace_id = ${workspaceId}`;
-    if (pending === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;

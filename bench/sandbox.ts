@@ -1,13 +1,8 @@
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from '../src/app.js';
-import { openDatabase } from '../src/db/database.js';
-import { tokenSigningKey } from '../src/db/workspaces.js';
-import { startBalanceFold } from '../src/ledger/accounts/balanceFoldWorker.js';
-import { silentLogger } from '../src/observability/log.js';
 import { fetchToken } from '../test/support/token.js';
+import { settleFold, startInProcessTally } from './support/inProcessTally.js';
 
 // The sandbox admin API's costs, as a test suite meets them: a workspace and client per test
 // (target ≤ 20 ms a create), and saving, resetting and restoring a workspace that holds 10,000
@@ -27,19 +22,8 @@ const DAY_MS = 86_400_000;
 type Timing = { p50: number; p99: number; mean: number; max: number };
 
 async function main() {
-  const database = await openDatabase({ ephemeral: true, dataDir: '', poolMax: 10, log: () => {} });
-  const { sql } = database;
-  const app = await createApp({
-    sql,
-    signingKey: await tokenSigningKey(sql),
-    tokenTtlSeconds: 3600,
-    log: silentLogger,
-    sandbox: { adminToken: ADMIN_TOKEN },
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const fold = startBalanceFold(sql, silentLogger, { intervalMs: 50, batchSize: 5000 });
+  const tally = await startInProcessTally({ sandbox: { adminToken: ADMIN_TOKEN } });
+  const { sql, baseUrl } = tally;
   const admin = (method: string, route: string, body?: unknown) =>
     call(baseUrl, ADMIN_TOKEN, method, `/sandbox${route}`, body);
 
@@ -60,7 +44,7 @@ async function main() {
   const token = await fetchToken(baseUrl, created.client.client_id, created.client.client_secret);
   const seedStarted = performance.now();
   await seed(baseUrl, token);
-  await settle(sql, workspaceId);
+  await settleFold(sql, workspaceId);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   const [{ rows }] = await sql<{ rows: number }[]>`
     select (select count(*) from ledger_entries where workspace_id = ${workspaceId})::int
@@ -98,9 +82,7 @@ async function main() {
   };
   writeResults(figures);
   console.log(JSON.stringify(figures, null, 2));
-  server.close();
-  await fold.stop();
-  await database.close();
+  await tally.stop();
 }
 
 async function seed(baseUrl: string, token: string) {
@@ -159,16 +141,6 @@ async function seed(baseUrl: string, token: string) {
     });
     if (!answer.data) throw new Error(`seeding invoices: ${JSON.stringify(answer)}`);
   });
-}
-
-/** Waits until the fold has taken every queued delta of the workspace. */
-async function settle(sql: Awaited<ReturnType<typeof openDatabase>>['sql'], workspaceId: string) {
-  for (;;) {
-    const [{ pending }] = await sql<{ pending: number }[]>`
-      select count(*)::int as pending from ledger_balance_queue where workspace_id = ${workspaceId}`;
-    if (pending === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 async function inParallel(count: number, work: (n: number) => Promise<void>) {
