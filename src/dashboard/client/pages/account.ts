@@ -45,6 +45,26 @@ export async function accountPage(accountId: string): Promise<HTMLElement> {
   const currencies = currenciesOf(account);
   const granularity = searchParam('granularity') === 'monthly' ? 'monthly' : 'daily';
   const chosen = currencies.find((currency) => currencyKey(currency) === searchParam('currency')) ?? currencies[0];
+  // The series and the first page of lines are independent reads: ask for both at once.
+  const [series, lines] = await Promise.all([
+    chosen
+      ? chart(account, chosen, granularity)
+      : h('p', { class: 'muted' }, 'No currency yet: the account has no lines.'),
+    pagedTable<Line>({
+      caption: 'Lines of this account, newest posted first',
+      head: ['Posted', 'Amount', 'Entry', 'Description'],
+      testId: 'account-lines',
+      load: async (after) =>
+        (await graphql<{ ledgerAccount: { lines: Page<Line> } }>(ACCOUNT_LINES, { id: accountId, after })).ledgerAccount
+          .lines,
+      row: (line) => [
+        formatInstant(line.posted),
+        amounts([line], 'line'),
+        link({ page: 'entry', entryId: line.ledgerEntryId }, line.ledgerEntry.type ?? 'entry'),
+        line.description ?? line.ledgerEntry.description ?? '',
+      ],
+    }),
+  ]);
   return h(
     'div',
     null,
@@ -87,30 +107,8 @@ export async function accountPage(accountId: string): Promise<HTMLElement> {
         ['Total balance', amounts(account.balances.nodes, 'total')],
       ]),
     ),
-    section(
-      'Balance over time',
-      chooser(accountId, currencies, chosen, granularity),
-      chosen
-        ? await chart(account, chosen, granularity)
-        : h('p', { class: 'muted' }, 'No currency yet: the account has no lines.'),
-    ),
-    section(
-      'Lines',
-      await pagedTable<Line>({
-        caption: 'Lines of this account, newest posted first',
-        head: ['Posted', 'Amount', 'Entry', 'Description'],
-        testId: 'account-lines',
-        load: async (after) =>
-          (await graphql<{ ledgerAccount: { lines: Page<Line> } }>(ACCOUNT_LINES, { id: accountId, after }))
-            .ledgerAccount.lines,
-        row: (line) => [
-          formatInstant(line.posted),
-          amounts([line], 'line'),
-          link({ page: 'entry', entryId: line.ledgerEntryId }, line.ledgerEntry.type ?? 'entry'),
-          line.description ?? line.ledgerEntry.description ?? '',
-        ],
-      }),
-    ),
+    section('Balance over time', chooser(accountId, currencies, chosen, granularity), series),
+    section('Lines', lines),
   );
 }
 

@@ -27,9 +27,50 @@ export type AccountRow = {
 
 export type EntrySummary = { id: string; ik: string; type: string | null; description: string | null; posted: string };
 
+type GroupSummary = { key: string; value: string; created: string | null };
+
 export async function ledgerPage(ledgerId: string): Promise<HTMLElement> {
-  const { ledger } = await graphql<{ ledger: Ledger | null }>(LEDGER, { id: ledgerId });
-  const shown = found(ledger, 'Ledger');
+  // The ledger and the first page of each list are independent reads: ask for them at once.
+  const [answer, tree, entries, groups] = await Promise.all([
+    graphql<{ ledger: Ledger | null }>(LEDGER, { id: ledgerId }),
+    accountTree(ledgerId),
+    pagedTable<EntrySummary>({
+      caption: 'Entries, newest first',
+      head: ['Posted', 'Type', 'Description', 'Ik'],
+      testId: 'ledger-entries',
+      load: async (after) =>
+        found(
+          (
+            await graphql<{ ledger: { ledgerEntries: Page<EntrySummary> } | null }>(LEDGER_ENTRIES, {
+              id: ledgerId,
+              after,
+            })
+          ).ledger,
+          'Ledger',
+        ).ledgerEntries,
+      row: entryRow,
+    }),
+    pagedTable<GroupSummary>({
+      caption: 'Entry groups',
+      head: ['Group', 'Created'],
+      testId: 'ledger-groups',
+      load: async (after) =>
+        found(
+          (
+            await graphql<{ ledger: { ledgerEntryGroups: Page<GroupSummary> } | null }>(LEDGER_GROUPS, {
+              id: ledgerId,
+              after,
+            })
+          ).ledger,
+          'Ledger',
+        ).ledgerEntryGroups,
+      row: (group) => [
+        link({ page: 'group', ledgerId, key: group.key, value: group.value }, `${group.key}: ${group.value}`),
+        formatInstant(group.created),
+      ],
+    }),
+  ]);
+  const shown = found(answer.ledger, 'Ledger');
   const entryTypes = shown.schema?.version.json.ledgerEntries?.types ?? [];
   return h(
     'div',
@@ -45,7 +86,7 @@ export async function ledgerPage(ledgerId: string): Promise<HTMLElement> {
         ['Created', formatInstant(shown.created)],
       ]),
     ),
-    section('Chart of accounts', await accountTree(ledgerId)),
+    section('Chart of accounts', tree),
     section(
       'Entry types',
       table(
@@ -54,36 +95,8 @@ export async function ledgerPage(ledgerId: string): Promise<HTMLElement> {
         entryTypes.map((type) => [code(type.type), type.description ?? '']),
       ),
     ),
-    section(
-      'Entries',
-      await pagedTable<EntrySummary>({
-        caption: 'Entries, newest first',
-        head: ['Posted', 'Type', 'Description', 'Ik'],
-        testId: 'ledger-entries',
-        load: async (after) =>
-          (await graphql<{ ledger: { ledgerEntries: Page<EntrySummary> } }>(LEDGER_ENTRIES, { id: ledgerId, after }))
-            .ledger.ledgerEntries,
-        row: (entry) => entryRow(entry),
-      }),
-    ),
-    section(
-      'Entry groups',
-      await pagedTable<{ key: string; value: string; created: string | null }>({
-        caption: 'Entry groups',
-        head: ['Group', 'Created'],
-        testId: 'ledger-groups',
-        load: async (after) =>
-          (
-            await graphql<{
-              ledger: { ledgerEntryGroups: Page<{ key: string; value: string; created: string | null }> };
-            }>(LEDGER_GROUPS, { id: ledgerId, after })
-          ).ledger.ledgerEntryGroups,
-        row: (group) => [
-          link({ page: 'group', ledgerId, key: group.key, value: group.value }, `${group.key}: ${group.value}`),
-          formatInstant(group.created),
-        ],
-      }),
-    ),
+    section('Entries', entries),
+    section('Entry groups', groups),
   );
 }
 
@@ -103,10 +116,11 @@ async function accountTree(ledgerId: string): Promise<HTMLElement> {
   const more = h('button', { type: 'button', class: 'more', hidden: true }, 'Show more accounts');
   const load = async (after: string | undefined) => {
     more.disabled = true;
-    const { ledger } = await graphql<{ ledger: { ledgerAccounts: Page<AccountRow> } }>(LEDGER_ACCOUNTS, {
+    const answer = await graphql<{ ledger: { ledgerAccounts: Page<AccountRow> } | null }>(LEDGER_ACCOUNTS, {
       id: ledgerId,
       after,
     });
+    const ledger = found(answer.ledger, 'Ledger');
     loaded.push(...ledger.ledgerAccounts.nodes);
     holder.replaceChildren(treeTable(loaded));
     more.hidden = !ledger.ledgerAccounts.pageInfo.hasNextPage;
