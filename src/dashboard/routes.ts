@@ -32,8 +32,15 @@ function bundle(): Promise<string> {
     target: 'es2022',
     platform: 'browser',
     write: false,
-    legalComments: 'none',
-  }).then((result) => result.outputFiles[0].text);
+    // uPlot's MIT notice, which its header comment (dropped by minification) carries.
+    banner: { js: '/*! uPlot, Copyright (c) 2025, Leon Sorokin (MIT Licensed) */' },
+  }).then(
+    (result) => result.outputFiles[0].text,
+    (error: unknown) => {
+      script = undefined; // the next request tries again
+      throw error;
+    },
+  );
   return script;
 }
 
