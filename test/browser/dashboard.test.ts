@@ -303,6 +303,25 @@ describe.skipIf(!CHROMIUM)('the dashboard in a browser', () => {
     await shot('dashboard-payment-flow');
   }, 60_000);
 
+  it('asks to sign in again when the token is refused, and forgets it on signing out', async () => {
+    await open('/dashboard/links');
+    // A token the server no longer accepts (tampered, expired or revoked): the next read gets 401.
+    await page.evaluate(() => {
+      const key = Object.keys(sessionStorage)[0];
+      const session = JSON.parse(sessionStorage.getItem(key)!);
+      sessionStorage.setItem(key, JSON.stringify({ ...session, token: `${session.token}x` }));
+    });
+    await open('/dashboard/invoices', { signIn: false });
+    expect(await page.$('form.sign-in')).not.toBeNull();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+
+    await open('/dashboard/invoices');
+    expect(await page.$('[data-list="invoices"]')).not.toBeNull();
+    await page.click('nav.top button');
+    await page.waitForSelector('form.sign-in');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  }, 60_000);
+
   it('does not find another workspace’s objects, names unknown pages, and loads nothing from outside Tally', async () => {
     await open(`/dashboard/ledgers/${otherLedgerId}`);
     expect(await text('main h1')).toBe('Not found');
