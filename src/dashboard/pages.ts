@@ -36,6 +36,7 @@ const PATTERNS: { [P in PageName]: string } = {
 };
 
 const segments = (pattern: string) => pattern.split('/').slice(1);
+const ROUTES = Object.entries(PATTERNS).map(([page, pattern]) => ({ page, expected: segments(pattern) }));
 
 /** The path of a page, each parameter percent-encoded as one segment. */
 export function pagePath(ref: PageRef): string {
@@ -51,8 +52,7 @@ export function matchPage(path: string): PageRef | undefined {
   const rest = path.replace(/\/+$/, '');
   if (rest !== DASHBOARD_ROOT && !rest.startsWith(`${DASHBOARD_ROOT}/`)) return undefined;
   const parts = segments(rest.slice(DASHBOARD_ROOT.length));
-  for (const [page, pattern] of Object.entries(PATTERNS)) {
-    const expected = segments(pattern);
+  for (const { page, expected } of ROUTES) {
     if (expected.length !== parts.length) continue;
     const ref: Record<string, string> = { page };
     const matches = expected.every((segment, i) => {

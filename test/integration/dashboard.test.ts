@@ -34,18 +34,19 @@ async function seed(server: TestServer, workspace: TestWorkspace) {
   return { ledgerId: body.data.createLedger.ledger.id, entryId: body.data.addLedgerEntry.entry.id };
 }
 
-describe('dashboardUrl', () => {
-  let plain: TestServer;
-  let proxied: TestServer;
-  beforeAll(async () => {
-    plain = await startTestServer();
-    proxied = await startTestServer({ publicUrl: 'https://ledger.example.com/tally' });
-  });
-  afterAll(async () => {
-    await plain?.close();
-    await proxied?.close();
-  });
+// One server reached at its own address, one behind a proxy that PUBLIC_URL names (with a path).
+let plain: TestServer;
+let proxied: TestServer;
+beforeAll(async () => {
+  plain = await startTestServer();
+  proxied = await startTestServer({ publicUrl: 'https://ledger.example.com/tally' });
+});
+afterAll(async () => {
+  await plain?.close();
+  await proxied?.close();
+});
 
+describe('dashboardUrl', () => {
   it('is the absolute URL of the object’s page at PUBLIC_URL, parameters percent-encoded', async () => {
     const workspace = await proxied.workspace();
     const { ledgerId, entryId } = await seed(proxied, workspace);
@@ -98,17 +99,6 @@ describe('dashboardUrl', () => {
 });
 
 describe('GET /dashboard', () => {
-  let server: TestServer;
-  let proxied: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-    proxied = await startTestServer({ publicUrl: 'https://ledger.example.com/tally' });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await proxied?.close();
-  });
-
   it('answers the page for every page path, under the /docs policy, and 404 for a path that names none', async () => {
     for (const path of [
       '/dashboard',
@@ -116,18 +106,18 @@ describe('GET /dashboard', () => {
       '/dashboard/accounts/acct_1',
       '/dashboard/ledgers/l/groups/k%2F1/v',
     ]) {
-      const response = await fetch(`${server.baseUrl}${path}`);
+      const response = await fetch(`${plain.baseUrl}${path}`);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(response.headers.get('content-security-policy')).toBe(PAGE_POLICY);
       expect(await response.text()).toContain('<meta name="tally-base-path" content="">');
     }
     for (const path of ['/dashboard/nothing', '/dashboard/accounts/%E0%A4%A', '/dashboard/accounts/a/b/c/d/e'])
-      expect((await fetch(`${server.baseUrl}${path}`)).status, path).toBe(404);
+      expect((await fetch(`${plain.baseUrl}${path}`)).status, path).toBe(404);
   });
 
   it('serves its script, bundled with the chart library, and its styles; nothing else under assets', async () => {
-    const script = await fetch(`${server.baseUrl}/dashboard/assets/dashboard.js`);
+    const script = await fetch(`${plain.baseUrl}/dashboard/assets/dashboard.js`);
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
     const code = await script.text();
@@ -137,23 +127,19 @@ describe('GET /dashboard', () => {
     const etag = script.headers.get('etag')!;
     // node:http, since fetch turns a conditional request into one that asks for a full answer.
     const again = await new Promise<number | undefined>((resolve) =>
-      http.get(
-        `${server.baseUrl}/dashboard/assets/dashboard.js`,
-        { headers: { 'if-none-match': etag } },
-        (response) => {
-          response.resume();
-          resolve(response.statusCode);
-        },
-      ),
+      http.get(`${plain.baseUrl}/dashboard/assets/dashboard.js`, { headers: { 'if-none-match': etag } }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      }),
     );
     expect(again).toBe(304);
     for (const asset of ['dashboard.css', 'uplot.css']) {
-      const response = await fetch(`${server.baseUrl}/dashboard/assets/${asset}`);
+      const response = await fetch(`${plain.baseUrl}/dashboard/assets/${asset}`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/css; charset=utf-8');
     }
     for (const asset of ['main.ts', '..%2Froutes.ts', 'constructor', '__proto__'])
-      expect((await fetch(`${server.baseUrl}/dashboard/assets/${asset}`)).status, asset).toBe(404);
+      expect((await fetch(`${plain.baseUrl}/dashboard/assets/${asset}`)).status, asset).toBe(404);
   });
 
   it('writes the path of PUBLIC_URL into the page, for its links and requests behind a proxy', async () => {

@@ -49,31 +49,27 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
   return answer.data;
 }
 
-/** Calls the billing API and returns its `{ data }`, or throws the typed refusal. */
-export async function billing<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+type BillingAnswer<T> = { data?: T; page_info?: { next_cursor?: string }; code?: string; message?: string };
+
+/** Calls the billing API and returns its whole answer, or throws the typed refusal. */
+async function billingAnswer<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<BillingAnswer<T>> {
   const response = await call(`/billing${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const answer = (await response.json()) as { data?: T; code?: string; message?: string };
+  const answer = (await response.json()) as BillingAnswer<T>;
   if (!response.ok) throw new ApiError(response.status, answer.code ?? 'error', answer.message ?? response.statusText);
-  return answer.data as T;
+  return answer;
+}
+
+/** Calls the billing API and returns its `{ data }`. */
+export async function billing<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  return (await billingAnswer<T>(method, path, body)).data as T;
 }
 
 /** The billing search envelope: a page of results and the cursor of the next. */
 export async function billingSearch<T>(path: string, body: object): Promise<{ data: T[]; next?: string }> {
-  const response = await call(`/billing${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as {
-    data?: T[];
-    page_info?: { next_cursor?: string };
-    code?: string;
-    message?: string;
-  };
-  if (!response.ok) throw new ApiError(response.status, answer.code ?? 'error', answer.message ?? response.statusText);
+  const answer = await billingAnswer<T[]>('POST', path, body);
   return { data: answer.data ?? [], next: answer.page_info?.next_cursor };
 }

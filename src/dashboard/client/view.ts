@@ -13,6 +13,19 @@ export function found<T>(value: T | null | undefined, what: string): T {
 
 export type Amount = { amount: string; currency: CurrencyRef };
 
+/** One amount as text, carrying its exact minor units (`data-amount`) and, when named, `data-figure`. */
+export function amountElement(minorUnits: string, text: string, figure?: string): HTMLElement {
+  return h(
+    'span',
+    {
+      class: minorUnits.startsWith('-') ? 'amount negative' : 'amount',
+      'data-figure': figure,
+      'data-amount': minorUnits,
+    },
+    text,
+  );
+}
+
 /** Amounts per currency, one per line; `figure` names them for tests and scripts (`data-figure`). */
 export function amounts(list: Amount[], figure?: string): Child {
   if (!list.length) return h('span', { class: 'muted' }, '0');
@@ -20,14 +33,10 @@ export function amounts(list: Amount[], figure?: string): Child {
     'span',
     { class: 'amounts' },
     list.map((item) =>
-      h(
-        'span',
-        {
-          class: item.amount.startsWith('-') ? 'amount negative' : 'amount',
-          'data-figure': figure && `${figure}:${item.currency.customCurrencyId ?? item.currency.code}`,
-          'data-amount': item.amount,
-        },
+      amountElement(
+        item.amount,
         formatMoney(item.amount, item.currency),
+        figure && `${figure}:${item.currency.customCurrencyId ?? item.currency.code}`,
       ),
     ),
   );

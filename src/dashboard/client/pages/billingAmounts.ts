@@ -1,17 +1,9 @@
 import { builtInCurrency } from '../../../core/currencies.js';
-import { h } from '../dom.js';
 import { formatAmount } from '../format.js';
+import { amountElement } from '../view.js';
 
 /** A billing amount (minor units of an ISO currency) with the currency's digits; no code: plain minor units. */
 export function billingAmount(minorUnits: string, currency: string, figure?: string): HTMLElement {
   const text = currency ? `${formatAmount(minorUnits, builtInCurrency(currency).precision)} ${currency}` : minorUnits;
-  return h(
-    'span',
-    {
-      class: minorUnits.startsWith('-') ? 'amount negative' : 'amount',
-      'data-figure': figure,
-      'data-amount': minorUnits,
-    },
-    text,
-  );
+  return amountElement(minorUnits, text, figure);
 }
