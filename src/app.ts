@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { createBillingApi } from './billing/api.js';
+import type { GroupCommitOptions } from './db/groupCommit.js';
 import type { Sql } from './db/sql.js';
 import { readBodies, requireReadableBody } from './http/bodies.js';
 import type { AppState } from './http/context.js';
@@ -49,6 +50,8 @@ export type AppOptions = {
   databasePoolMax?: number;
   /** Group commit of ledger entries; default: DEFAULT_POSTING_GROUPS. */
   postingGroups?: PostingGroupOptions;
+  /** Group commit of transaction syncs and invoice creates; default: DEFAULT_BILLING_GROUPS. */
+  billingGroups?: GroupCommitOptions;
   /** What one GraphQL request may ask for; default: DEFAULT_DOCUMENT_LIMITS. */
   graphqlLimits?: DocumentLimits;
   /** Serves the sandbox admin API under /sandbox, for this admin token (TALLY_SANDBOX). */
@@ -105,7 +108,13 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
   if (sandbox) beforeGraphql.push(graphqlSandbox(sandbox, ledgerSchema));
   router.all('/graphql', ...beforeGraphql, graphql);
 
-  const billing = await createBillingApi({ sql, tokens, limiter, aroundRequest: sandbox?.aroundRestRequest });
+  const billing = await createBillingApi({
+    sql,
+    tokens,
+    limiter,
+    aroundRequest: sandbox?.aroundRestRequest,
+    writeGroups: options.billingGroups,
+  });
 
   app.use(requestMetrics());
   app.use(requestLog(log));

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE } from './http/inFlight.js';
+import { DEFAULT_BILLING_GROUPS } from './billing/writeGroupOptions.js';
+import type { GroupCommitOptions } from './db/groupCommit.js';
 import { DEFAULT_POSTING_GROUPS, type PostingGroupOptions } from './ledger/entries/postingGroupOptions.js';
 import {
   DEFAULT_DOCUMENT_LIMITS,
@@ -42,6 +44,8 @@ export type Config = {
   graphqlLimits: DocumentLimits;
   /** Group commit of ledger entries (POSTING_GROUP_MAX_ENTRIES, POSTING_GROUPS_IN_FLIGHT). */
   postingGroups: PostingGroupOptions;
+  /** Group commit of transaction syncs and invoice creates (BILLING_GROUP_MAX_WRITES, BILLING_GROUPS_IN_FLIGHT). */
+  billingGroups: GroupCommitOptions;
   /** Idle keep-alive connections close after this; above the idle time of common client pools. */
   keepAliveTimeoutMs: number;
   /** A request's headers must arrive within this once it has started (slowloris guard). */
@@ -138,6 +142,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     postingGroups: {
       maxEntries: integer('POSTING_GROUP_MAX_ENTRIES', DEFAULT_POSTING_GROUPS.maxEntries, 1, 64),
       maxInFlight: integer('POSTING_GROUPS_IN_FLIGHT', DEFAULT_POSTING_GROUPS.maxInFlight, 1, 64),
+    },
+    billingGroups: {
+      maxItems: integer('BILLING_GROUP_MAX_WRITES', DEFAULT_BILLING_GROUPS.maxItems, 1, 32),
+      maxInFlight: integer('BILLING_GROUPS_IN_FLIGHT', DEFAULT_BILLING_GROUPS.maxInFlight, 1, 64),
     },
     graphqlLimits: Object.fromEntries(
       (Object.keys(DEFAULT_DOCUMENT_LIMITS) as DocumentLimit[]).map((limit) => [

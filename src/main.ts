@@ -76,6 +76,7 @@ async function main(): Promise<void> {
     databasePoolMax: config.databasePoolMax,
     graphqlLimits: config.graphqlLimits,
     postingGroups: config.postingGroups,
+    billingGroups: config.billingGroups,
     sandbox,
   });
   open.fold = startBalanceFold(sql, log, {

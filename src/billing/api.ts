@@ -14,6 +14,8 @@ import type { AppContext, AppState } from '../http/context.js';
 import type { InFlightLimiter } from '../http/inFlight.js';
 import type { OperationId } from './handlerTypes.js';
 import { handlers } from './handlers.js';
+import type { GroupCommitOptions } from '../db/groupCommit.js';
+import { billingWrites } from './writeGroups.js';
 import { OpenAPI31Backend } from '../http/openapi31Backend.js';
 
 const CURRENT_PREFIX = '/billing';
@@ -29,6 +31,8 @@ type ServerOptions = {
   limiter: InFlightLimiter;
   /** The sandbox's hold on each request (its gate and injected faults), once operation and caller are known. */
   aroundRequest?: (ctx: AppContext, operationId: string, work: () => Promise<void>) => Promise<void>;
+  /** Group commit of transaction syncs and invoice creates; default: DEFAULT_BILLING_GROUPS. */
+  writeGroups?: GroupCommitOptions;
   mock?: undefined;
 };
 /** The mock shares routing, validation and error answers with the server; any bearer token passes. */
@@ -97,6 +101,7 @@ export async function createBillingApi(options: ServerOptions | MockOptions): Pr
 /** The real handlers: validated, authenticated input in, a typed reply out. */
 function registerHandlers(backend: OpenAPI31Backend, options: ServerOptions): void {
   const cursors = cursorSigner(options.tokens.signingKey);
+  const writes = billingWrites(options.sql, options.writeGroups);
   for (const [operationId, handler] of Object.entries(handlers)) {
     const serve = async (c: OperationContext, ctx: AppContext) => {
       // openapi-backend has validated these against the operation; the handler's own types say what they hold.
@@ -107,6 +112,7 @@ function registerHandlers(backend: OpenAPI31Backend, options: ServerOptions): vo
         query,
         caller: ctx.state.caller,
         sql: options.sql,
+        writes,
         cursors,
       });
       ctx.status = reply.status;

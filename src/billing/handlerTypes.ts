@@ -2,6 +2,7 @@ import type { operations } from '../../generated/billing.js';
 import type { CursorSigner } from '../core/cursors.js';
 import type { Sql } from '../db/sql.js';
 import type { Caller } from '../http/context.js';
+import type { BillingWrites } from './writeGroups.js';
 import type { PathParamsOf, QueryParamsOf, ReplyOf, RequestBodyOf } from '../http/operationTypes.js';
 
 export type OperationId = keyof operations;
@@ -17,6 +18,8 @@ export type HandlerInput<O extends OperationId> = {
   query: QueryParams<O>;
   caller: Caller;
   sql: Sql;
+  /** Transaction syncs and invoice creates, written with group commit. */
+  writes: BillingWrites;
   /** Signs and checks the cursors of search pages. */
   cursors: CursorSigner;
 };

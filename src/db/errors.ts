@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { DomainError } from '../core/errors.js';
+import { WRITE_ALONE } from './groupCommit.js';
 
 /**
  * The one place where database errors become domain errors. Constraints are the guard of last
@@ -50,6 +51,23 @@ export const SQL_REFUSALS: ReadonlyMap<string, SqlRefusalName> = new Map<string,
 ]);
 
 export type SqlRefusal = { name: SqlRefusalName; detail: string | undefined };
+
+/** A call of a grouped write function that raised: its row carries the error (src/db/functions/billing_groups.sql). */
+export type GroupedCallError = { error_code: string | null; error_detail: string | null };
+
+/**
+ * A grouped call's answer as the call alone would get it: its row's result, the outcome of the
+ * refusal it raised, or WRITE_ALONE for any other error (a deadlock, say), to be retried alone.
+ */
+export function groupedCallAnswer<Row extends GroupedCallError, R>(
+  row: Row,
+  answer: (row: Row) => R,
+  refused: (refusal: SqlRefusal | undefined) => R | undefined,
+): R | typeof WRITE_ALONE {
+  if (row.error_code === null) return answer(row);
+  const name = SQL_REFUSALS.get(row.error_code);
+  return refused(name ? { name, detail: row.error_detail || undefined } : undefined) ?? WRITE_ALONE;
+}
 
 /** The refusal a database error stands for, when one of our SQL functions raised it. */
 export function sqlRefusal(error: unknown): SqlRefusal | undefined {

@@ -1,6 +1,7 @@
 import type { components } from '../../generated/billing.js';
 import type { Tag } from '../core/billingTags.js';
-import { sqlRefusal } from './errors.js';
+import { groupedCallAnswer, sqlRefusal, type GroupedCallError, type SqlRefusal } from './errors.js';
+import { WRITE_ALONE } from './groupCommit.js';
 import { jsonb } from './json.js';
 import type { Db } from './sql.js';
 
@@ -240,35 +241,70 @@ export type CreateInvoiceOutcome =
   | { outcome: 'taken' }
   | { outcome: 'unknown_product' | 'unknown_user'; indexes: number[] };
 
-/** create_invoice: the whole create in one statement; user keys are `id:<id>` or `ext:<external id>`. */
-export async function createInvoiceRow(
-  db: Db,
-  workspaceId: string,
-  invoiceId: string,
-  tags: Tag[],
-  requestHash: string,
-  items: readonly InvoiceItemInput[],
-): Promise<CreateInvoiceOutcome> {
+/** One invoice create as create_invoice takes it; user keys are `id:<id>` or `ext:<external id>`. */
+export type InvoiceCreateCall = {
+  workspaceId: string;
+  invoiceId: string;
+  tags: Tag[];
+  requestHash: string;
+  items: readonly InvoiceItemInput[];
+};
+
+type CreateInvoiceRow = {
+  outcome: 'created' | 'taken';
+  created: Date | null;
+  users: Record<string, [string, string]>;
+  products: Record<string, [string, string]>;
+};
+
+/** create_invoice: the whole create in one statement (src/db/functions). */
+export async function createInvoiceRow(db: Db, call: InvoiceCreateCall): Promise<CreateInvoiceOutcome> {
   try {
-    const [row] = await db<
-      {
-        outcome: 'created' | 'taken';
-        created: Date | null;
-        users: Record<string, [string, string]>;
-        products: Record<string, [string, string]>;
-      }[]
-    >`
+    const [row] = await db<CreateInvoiceRow[]>`
       /* createInvoiceRow */
       select outcome, invoice_created as created, users, products
-      from create_invoice(${workspaceId}, ${invoiceId}, ${jsonb(db, tags)}, ${requestHash}, ${jsonb(db, items)})`;
-    return row.outcome === 'taken'
-      ? { outcome: 'taken' }
-      : { outcome: 'created', created: row.created!, users: row.users, products: row.products };
+      from create_invoice(${call.workspaceId}, ${call.invoiceId}, ${jsonb(db, call.tags)}, ${call.requestHash}, ${jsonb(db, call.items)})`;
+    return createAnswer(row);
   } catch (error) {
-    const refusal = sqlRefusal(error);
-    if (refusal?.name === 'unknown_product' || refusal?.name === 'unknown_user') {
-      return { outcome: refusal.name, indexes: JSON.parse(refusal.detail ?? '[]') as number[] };
-    }
+    const refused = createRefusal(sqlRefusal(error));
+    if (refused) return refused;
     throw error;
   }
+}
+
+/**
+ * Several creates in one statement and one commit (create_invoices), each answered as alone;
+ * WRITE_ALONE for a call that failed otherwise than by a refusal (a deadlock, say).
+ */
+export async function createInvoiceRows(
+  db: Db,
+  calls: readonly InvoiceCreateCall[],
+): Promise<(CreateInvoiceOutcome | typeof WRITE_ALONE)[]> {
+  const rows = await db<(CreateInvoiceRow & GroupedCallError)[]>`
+    /* createInvoiceRows */
+    select outcome, invoice_created as created, users, products, error_code, error_detail
+    from create_invoices(${jsonb(
+      db,
+      calls.map((call) => ({
+        workspace_id: call.workspaceId,
+        invoice_id: call.invoiceId,
+        tags: call.tags,
+        request_hash: call.requestHash,
+        items: call.items,
+      })),
+    )})`;
+  return rows.map((row) => groupedCallAnswer(row, createAnswer, createRefusal));
+}
+
+function createAnswer(row: CreateInvoiceRow): CreateInvoiceOutcome {
+  return row.outcome === 'taken'
+    ? { outcome: 'taken' }
+    : { outcome: 'created', created: row.created!, users: row.users, products: row.products };
+}
+
+function createRefusal(refusal: SqlRefusal | undefined): CreateInvoiceOutcome | undefined {
+  if (refusal?.name === 'unknown_product' || refusal?.name === 'unknown_user') {
+    return { outcome: refusal.name, indexes: JSON.parse(refusal.detail ?? '[]') as number[] };
+  }
+  return undefined;
 }

@@ -1,6 +1,7 @@
 import type { Tag } from '../core/billingTags.js';
 import { newId } from '../core/ids.js';
-import { sqlRefusal } from './errors.js';
+import { groupedCallAnswer, sqlRefusal, type GroupedCallError, type SqlRefusal } from './errors.js';
+import { WRITE_ALONE } from './groupCommit.js';
 import { jsonb } from './json.js';
 import type { Db } from './sql.js';
 import type { components } from '../../generated/billing.js';
@@ -134,59 +135,93 @@ export type SyncOutcome =
   | { outcome: 'unknown_account'; externalIdFound: string | undefined }
   | { outcome: 'unknown_invoice' | 'unknown_user'; indexes: number[] };
 
+/** One sync as sync_transaction takes it. */
+export type SyncCall = {
+  workspaceId: string;
+  transaction: TransactionToSync;
+  account: AccountRef;
+  allocations: readonly AllocationToSync[];
+};
+
+type SyncRow = {
+  outcome: 'created' | 'taken' | 'follow';
+  posted: Date | null;
+  created: Date | null;
+  account: [string, string] | null;
+  users: Record<string, [string, string]> | null;
+};
+
 /** sync_transaction: the whole sync in one statement when no payment flow is involved (src/db/functions). */
-export async function syncTransactionRow(
-  db: Db,
-  workspaceId: string,
-  transaction: TransactionToSync,
-  account: AccountRef,
-  allocations: readonly AllocationToSync[],
-): Promise<SyncOutcome> {
+export async function syncTransactionRow(db: Db, call: SyncCall): Promise<SyncOutcome> {
   try {
-    const [row] = await db<
-      {
-        outcome: 'created' | 'taken' | 'follow';
-        posted: Date | null;
-        created: Date | null;
-        account: [string, string] | null;
-        users: Record<string, [string, string]> | null;
-      }[]
-    >`
+    const { transaction, account, allocations } = syncArguments(call);
+    const [row] = await db<SyncRow[]>`
       /* syncTransactionRow */
       select outcome, tx_posted as posted, tx_created as created, account, users
-      from sync_transaction(${workspaceId}, ${jsonb(db, {
-        id: transaction.id,
-        external_id: transaction.externalId,
-        amount: transaction.amount,
-        currency: transaction.currency,
-        posted: transaction.posted,
-        tags: transaction.tags,
-        allocated: transaction.allocated,
-        request_hash: transaction.requestHash,
-      })}, ${jsonb(db, account)}, ${jsonb(db, allocations)})`;
-    if (row.outcome !== 'created') return { outcome: row.outcome };
-    return {
-      outcome: 'created',
-      posted: row.posted!,
-      created: row.created!,
-      account: { id: row.account![0], externalId: row.account![1] },
-      users: row.users!,
-    };
+      from sync_transaction(${call.workspaceId}, ${jsonb(db, transaction)}, ${jsonb(db, account)}, ${jsonb(db, allocations)})`;
+    return syncAnswer(row);
   } catch (error) {
-    const refusal = sqlRefusal(error);
-    switch (refusal?.name) {
-      case 'external_id_taken':
-        return { outcome: 'taken' };
-      case 'over_allocated':
-        return { outcome: 'over_allocated' };
-      case 'unknown_account':
-        return { outcome: 'unknown_account', externalIdFound: refusal.detail || undefined };
-      case 'unknown_invoice':
-      case 'unknown_user':
-        return { outcome: refusal.name, indexes: JSON.parse(refusal.detail ?? '[]') as number[] };
-      default:
-        throw error;
-    }
+    const refused = syncRefusal(sqlRefusal(error));
+    if (refused) return refused;
+    throw error;
+  }
+}
+
+/**
+ * Several syncs in one statement and one commit (sync_transactions), each answered as alone;
+ * WRITE_ALONE for a call that failed otherwise than by a refusal (a deadlock, say).
+ */
+export async function syncTransactionRows(
+  db: Db,
+  calls: readonly SyncCall[],
+): Promise<(SyncOutcome | typeof WRITE_ALONE)[]> {
+  const rows = await db<(SyncRow & GroupedCallError)[]>`
+    /* syncTransactionRows */
+    select outcome, tx_posted as posted, tx_created as created, account, users, error_code, error_detail
+    from sync_transactions(${jsonb(db, calls.map(syncArguments))})`;
+  return rows.map((row) => groupedCallAnswer(row, syncAnswer, syncRefusal));
+}
+
+const syncArguments = ({ workspaceId, transaction, account, allocations }: SyncCall) => ({
+  workspace_id: workspaceId,
+  transaction: {
+    id: transaction.id,
+    external_id: transaction.externalId,
+    amount: transaction.amount,
+    currency: transaction.currency,
+    posted: transaction.posted,
+    tags: transaction.tags,
+    allocated: transaction.allocated,
+    request_hash: transaction.requestHash,
+  },
+  account,
+  allocations,
+});
+
+function syncAnswer(row: SyncRow): SyncOutcome {
+  if (row.outcome !== 'created') return { outcome: row.outcome };
+  return {
+    outcome: 'created',
+    posted: row.posted!,
+    created: row.created!,
+    account: { id: row.account![0], externalId: row.account![1] },
+    users: row.users!,
+  };
+}
+
+function syncRefusal(refusal: SqlRefusal | undefined): SyncOutcome | undefined {
+  switch (refusal?.name) {
+    case 'external_id_taken':
+      return { outcome: 'taken' };
+    case 'over_allocated':
+      return { outcome: 'over_allocated' };
+    case 'unknown_account':
+      return { outcome: 'unknown_account', externalIdFound: refusal.detail || undefined };
+    case 'unknown_invoice':
+    case 'unknown_user':
+      return { outcome: refusal.name, indexes: JSON.parse(refusal.detail ?? '[]') as number[] };
+    default:
+      return undefined;
   }
 }
 

@@ -58,6 +58,25 @@ export const groupedEntries = new Counter({
   registers: [registry],
 });
 
+export const billingWriteGroups = new Counter({
+  name: 'tally_billing_write_groups_total',
+  help: 'Groups of billing writes (transaction syncs, invoice creates) written by one statement and one commit, by operation; groups of one included.',
+  labelNames: ['operation'] as const,
+  registers: [registry],
+});
+export const billingWriteGroupsRetried = new Counter({
+  name: 'tally_billing_write_groups_retried_total',
+  help: 'Groups of billing writes whose statement failed as a whole and were written again one by one, by operation.',
+  labelNames: ['operation'] as const,
+  registers: [registry],
+});
+export const billingGroupedWrites = new Counter({
+  name: 'tally_billing_grouped_writes_total',
+  help: 'Billing writes through group commit, by operation; divided by tally_billing_write_groups_total, the mean group size.',
+  labelNames: ['operation'] as const,
+  registers: [registry],
+});
+
 export const balanceFoldRows = new Counter({
   name: 'tally_balance_fold_rows_total',
   help: 'Queued balance deltas (eventual updates) folded into balances and history by this process.',

@@ -656,6 +656,27 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.create_invoices(p_calls jsonb)
+ RETURNS TABLE(n integer, outcome text, invoice_created timestamp with time zone, users jsonb, products jsonb, error_code text, error_detail text)
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_call jsonb;
+begin
+  for v_call, n in select c, i from jsonb_array_elements(p_calls) with ordinality as t(c, i) loop
+    begin
+      select s.outcome, s.invoice_created, s.users, s.products into outcome, invoice_created, users, products
+      from create_invoice(v_call->>'workspace_id', v_call->>'invoice_id', v_call->'tags', v_call->>'request_hash', v_call->'items') s;
+      error_code := null; error_detail := null;
+    exception when others then
+      get stacked diagnostics error_code = returned_sqlstate, error_detail = pg_exception_detail;
+      outcome := null; invoice_created := null; users := null; products := null;
+    end;
+    return next;
+  end loop;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION public.create_planned_accounts(p_accounts jsonb)
  RETURNS TABLE(planned_id text, account_id text)
  LANGUAGE plpgsql
@@ -1611,6 +1632,28 @@ begin
   from jsonb_to_recordset(p_allocations) as t(id text, position integer, invoice_id text, user_id text, user_external_id text,
                                              type text, amount numeric);
   return query select 'created'::text, v_posted, v_created, jsonb_build_array(v_account_id, v_account_external_id), v_users;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.sync_transactions(p_calls jsonb)
+ RETURNS TABLE(n integer, outcome text, tx_posted timestamp with time zone, tx_created timestamp with time zone, account jsonb, users jsonb, error_code text, error_detail text)
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_call jsonb;
+begin
+  for v_call, n in select c, i from jsonb_array_elements(p_calls) with ordinality as t(c, i) loop
+    begin
+      select s.outcome, s.tx_posted, s.tx_created, s.account, s.users
+      into outcome, tx_posted, tx_created, account, users
+      from sync_transaction(v_call->>'workspace_id', v_call->'transaction', v_call->'account', v_call->'allocations') s;
+      error_code := null; error_detail := null;
+    exception when others then
+      get stacked diagnostics error_code = returned_sqlstate, error_detail = pg_exception_detail;
+      outcome := null; tx_posted := null; tx_created := null; account := null; users := null;
+    end;
+    return next;
+  end loop;
 end
 $function$;
 

@@ -3,7 +3,7 @@ import { fingerprint } from '../../core/fingerprint.js';
 import { newId } from '../../core/ids.js';
 import { resolvePrice, type ResolvedPrice } from '../../core/prices.js';
 import { createOnce } from '../../db/createOnce.js';
-import { createInvoiceRow, findInvoice, type InvoiceRow, type LineItemRow } from '../../db/invoices.js';
+import { findInvoice, type InvoiceRow, type LineItemRow } from '../../db/invoices.js';
 import type { Handler, RequestBody } from '../handlerTypes.js';
 import { currentInvoice } from './currentInvoice.js';
 import {
@@ -20,11 +20,11 @@ import { presentInvoice } from './present.js';
 type Body = RequestBody<'createInvoice'>;
 
 /**
- * Creates an invoice at version 1 from either request form, in one statement (create_invoice).
+ * Creates an invoice at version 1 from either request form, in one statement (create_invoice, with group commit).
  * The invoice id is the idempotency key: claimed first, so an identical replay answers 200 and
  * another body 409 before any other check; then unknown products and users; then prices.
  */
-export const createInvoice: Handler<'createInvoice'> = async ({ sql, caller, body }) => {
+export const createInvoice: Handler<'createInvoice'> = async ({ sql, writes, caller, body }) => {
   const workspaceId = caller.workspaceId;
   const { invoiceId, keyField, specs, tags } = readCreate(body);
   const requestHash = fingerprint(body);
@@ -61,7 +61,7 @@ export const createInvoice: Handler<'createInvoice'> = async ({ sql, caller, bod
         amount: prices[index].amount.toString(),
         tags: lineTags[index],
       }));
-      const written = await createInvoiceRow(sql, workspaceId, invoiceId, invoiceTags, requestHash, items);
+      const written = await writes.createInvoice({ workspaceId, invoiceId, tags: invoiceTags, requestHash, items });
       if (written.outcome === 'taken') return taken();
       if (written.outcome !== 'created')
         throw (written.outcome === 'unknown_product' ? unknownProducts : unknownUsers)(specs, written.indexes);

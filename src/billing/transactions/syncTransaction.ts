@@ -7,7 +7,6 @@ import { createOnce } from '../../db/createOnce.js';
 import {
   allocationsOfTransactions,
   findTransactionByExternalId,
-  syncTransactionRow,
   type AccountRef,
   type AllocationToSync,
   type BillingExternalAccount,
@@ -34,9 +33,9 @@ export type SyncedTransaction = {
 /**
  * Records an external transaction with its allocations, idempotent on `external_id`: an
  * identical body answers the stored transaction (200), another body 409, before any other check.
- * One statement (sync_transaction) unless an invoice paid has payment flows to move on.
+ * One statement (sync_transaction, with group commit) unless an invoice paid has payment flows to move on.
  */
-export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller, body }) => {
+export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, writes, caller, body }) => {
   const workspaceId = caller.workspaceId;
   checkAmount(body.amount, '/body/amount');
   body.allocations.forEach((allocation, index) => checkAmount(allocation.amount, `/body/allocations/${index}/amount`));
@@ -59,7 +58,12 @@ export const syncTransaction: Handler<'syncTransaction'> = async ({ sql, caller,
     lookFirst: false,
     create: async (taken): Promise<SyncedTransaction> => {
       const allocations = body.allocations.map(allocationToSync);
-      const synced = await syncTransactionRow(sql, workspaceId, toSync, accountRef(body.account), allocations);
+      const synced = await writes.syncTransaction({
+        workspaceId,
+        transaction: toSync,
+        account: accountRef(body.account),
+        allocations,
+      });
       switch (synced.outcome) {
         case 'taken':
           return taken();

@@ -1,0 +1,102 @@
+// Group commit: writes that arrive while earlier groups are being written wait for the next
+// group, which the caller writes in one statement and one commit (one round trip and one WAL
+// flush instead of one each). Every write keeps the answer it would get alone: the group writer
+// answers each item, or asks for one to be written alone; a group that fails as a whole is
+// written again item by item.
+
+/** A group writer's answer for an item it leaves to be written on its own. */
+export const WRITE_ALONE: unique symbol = Symbol('write alone');
+
+export type GroupCommitOptions = {
+  /** Items in one group at most; 1 writes each item alone, without the queue. */
+  maxItems: number;
+  /** Groups being written at once; the next group forms while they are. */
+  maxInFlight: number;
+};
+
+export type GroupCommitSteps<T, R> = {
+  /** Writes several items in one commit; answers each, in order, or WRITE_ALONE. */
+  writeGroup: (items: T[]) => Promise<(R | typeof WRITE_ALONE)[]>;
+  writeAlone: (item: T) => Promise<R>;
+  /**
+   * Items with the same key never share a group: the later one waits for the next, so it sees
+   * the earlier one committed (a replay, say) exactly as it would alone.
+   */
+  keyOf: (item: T) => string;
+  /** Metrics: a group written, and a group that failed as a whole. */
+  onGroup?: (size: number) => void;
+  onGroupFailed?: () => void;
+};
+
+type Waiting<T, R> = { item: T; resolve: (answer: R) => void; reject: (error: unknown) => void };
+
+/** Answers `write(item)` through groups; arrivals in the same turn of the event loop share one. */
+export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommitSteps<T, R>): (item: T) => Promise<R> {
+  const waiting: Waiting<T, R>[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+
+  const schedule = () => {
+    if (scheduled || inFlight >= options.maxInFlight || waiting.length === 0) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      while (inFlight < options.maxInFlight && waiting.length > 0) {
+        void write(nextGroup(waiting, options.maxItems, steps.keyOf));
+      }
+    });
+  };
+
+  const alone = (entry: Waiting<T, R>) => steps.writeAlone(entry.item).then(entry.resolve, entry.reject);
+
+  const write = async (group: Waiting<T, R>[]) => {
+    inFlight++;
+    steps.onGroup?.(group.length);
+    try {
+      if (group.length === 1) return await alone(group[0]);
+      let answers: (R | typeof WRITE_ALONE)[];
+      try {
+        answers = await steps.writeGroup(group.map((entry) => entry.item));
+      } catch {
+        // Something failed the whole statement (a deadlock, a lost connection): each item alone.
+        steps.onGroupFailed?.();
+        await Promise.all(group.map(alone));
+        return;
+      }
+      const leftAlone: Waiting<T, R>[] = [];
+      group.forEach((entry, index) => {
+        const answer = answers[index];
+        if (answer === WRITE_ALONE) leftAlone.push(entry);
+        else entry.resolve(answer);
+      });
+      await Promise.all(leftAlone.map(alone));
+    } finally {
+      inFlight--;
+      schedule();
+    }
+  };
+
+  return (item) => {
+    if (options.maxItems === 1) return steps.writeAlone(item);
+    return new Promise<R>((resolve, reject) => {
+      waiting.push({ item, resolve, reject });
+      schedule();
+    });
+  };
+}
+
+/** Takes up to `max` waiting items, in arrival order, no two with the same key. */
+function nextGroup<T, R>(waiting: Waiting<T, R>[], max: number, keyOf: (item: T) => string): Waiting<T, R>[] {
+  const group: Waiting<T, R>[] = [];
+  const keys = new Set<string>();
+  for (let index = 0; index < waiting.length && group.length < max;) {
+    const key = keyOf(waiting[index].item);
+    if (keys.has(key)) {
+      index++;
+      continue;
+    }
+    keys.add(key);
+    group.push(...waiting.splice(index, 1));
+  }
+  return group;
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { groupCommit, WRITE_ALONE, type GroupCommitSteps } from '../../src/db/groupCommit.js';
+
+// The group commit scheduler on its own: who shares a group, and what each caller is answered
+// when the group writer answers, leaves an item alone, or fails as a whole.
+
+type Item = { key: string; value: number };
+
+function recorder(overrides: Partial<GroupCommitSteps<Item, string>> = {}) {
+  const groups: number[][] = [];
+  const alone: number[] = [];
+  const steps: GroupCommitSteps<Item, string> = {
+    writeGroup: async (items) => {
+      groups.push(items.map((item) => item.value));
+      return items.map((item) => `group:${item.value}`);
+    },
+    writeAlone: async (item) => {
+      alone.push(item.value);
+      return `alone:${item.value}`;
+    },
+    keyOf: (item) => item.key,
+    ...overrides,
+  };
+  return { groups, alone, steps };
+}
+
+const items = (keys: string[]) => keys.map((key, value) => ({ key, value }));
+
+describe('group commit', () => {
+  it('writes what arrives in one turn as groups of at most maxItems, in arrival order', async () => {
+    const { groups, alone, steps } = recorder();
+    const write = groupCommit({ maxItems: 3, maxInFlight: 1 }, steps);
+    const answers = await Promise.all(items(['a', 'b', 'c', 'd', 'e', 'f', 'g']).map(write));
+    expect(answers).toEqual(['group:0', 'group:1', 'group:2', 'group:3', 'group:4', 'group:5', 'alone:6']);
+    expect(groups).toEqual([
+      [0, 1, 2],
+      [3, 4, 5],
+    ]);
+    expect(alone).toEqual([6]);
+  });
+
+  it('never puts two items with one key in a group: the later one waits for a later group', async () => {
+    const { groups, alone, steps } = recorder();
+    const write = groupCommit({ maxItems: 8, maxInFlight: 1 }, steps);
+    await Promise.all(items(['a', 'a', 'b', 'a', 'c']).map(write));
+    // The twins of 'a' each go in a later group, in arrival order (a group of one is written alone).
+    expect(groups).toEqual([[0, 2, 4]]);
+    expect(alone).toEqual([1, 3]);
+  });
+
+  it('writes alone an item the group writer leaves, and answers the others from the group', async () => {
+    const { alone, steps } = recorder({
+      writeGroup: async (batch) => batch.map((item) => (item.value === 1 ? WRITE_ALONE : `group:${item.value}`)),
+    });
+    const write = groupCommit({ maxItems: 8, maxInFlight: 1 }, steps);
+    expect(await Promise.all(items(['a', 'b', 'c']).map(write))).toEqual(['group:0', 'alone:1', 'group:2']);
+    expect(alone).toEqual([1]);
+  });
+
+  it('writes every item alone when the group fails as a whole, each with its own answer or error', async () => {
+    let failed = 0;
+    const { steps } = recorder({
+      writeGroup: () => Promise.reject(new Error('deadlock')),
+      writeAlone: async (item) => {
+        if (item.value === 2) throw new Error('refused alone');
+        return `alone:${item.value}`;
+      },
+      onGroupFailed: () => failed++,
+    });
+    const write = groupCommit({ maxItems: 8, maxInFlight: 1 }, steps);
+    const answers = await Promise.allSettled(items(['a', 'b', 'c']).map(write));
+    expect(answers.map((answer) => (answer.status === 'fulfilled' ? answer.value : String(answer.reason)))).toEqual([
+      'alone:0',
+      'alone:1',
+      'Error: refused alone',
+    ]);
+    expect(failed).toBe(1);
+  });
+
+  it('skips the queue when groups are of one', async () => {
+    const { groups, alone, steps } = recorder();
+    const write = groupCommit({ maxItems: 1, maxInFlight: 4 }, steps);
+    expect(await Promise.all(items(['a', 'b']).map(write))).toEqual(['alone:0', 'alone:1']);
+    expect([groups, alone]).toEqual([[], [0, 1]]);
+  });
+});
