@@ -4,7 +4,7 @@ SHELL := /bin/bash
 BIN := node_modules/.bin
 NODE_TS := node --import tsx/esm
 
-.PHONY: help install run generate check-generated lint format lint-spec sdk release-contract typecheck test test-long fuzz mock conformance admin bench bench-ledger bench-ledger-balances bench-billing bench-sandbox bench-dashboard clean clean-data
+.PHONY: help install run build generate check-generated lint format lint-spec sdk release-contract typecheck test test-long fuzz mock conformance admin bench bench-ledger bench-ledger-balances bench-billing bench-sandbox bench-dashboard clean clean-data
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -15,8 +15,11 @@ node_modules/.installed: package.json package-lock.json $(wildcard patches/*.pat
 
 install: node_modules/.installed ## Install dependencies (npm ci) when package-lock.json changed
 
-run: install ## Serve on PORT (8080); embedded PostgreSQL in .data/ unless DATABASE_URL is set
-	$(NODE_TS) src/main.ts
+run: build ## Serve on PORT (8080); embedded PostgreSQL in .data/ unless DATABASE_URL is set
+	node dist/src/main.js
+
+build: install ## Compile the server to JavaScript in dist/ (esbuild, file by file); make run serves it
+	$(NODE_TS) src/cli/build.ts
 
 generate: install ## Regenerate generated/ from spec/ (commit the result)
 	$(BIN)/openapi-typescript spec/billing.openapi.yaml -o generated/billing.ts --alphabetize
@@ -108,6 +111,6 @@ bench: install ## Request-path benchmark: Koa floor, GraphQL, REST reads, billin
 clean-data: install ## Remove the local database (.data/) and the folders Tally put in the temporary folder for this checkout
 	$(NODE_TS) src/cli/cleanData.ts
 
-clean: ## Remove installed packages and every local database folder (make clean-data), then node_modules
+clean: ## Remove installed packages and every local database folder (make clean-data), then node_modules and dist
 	@if [ -f node_modules/.installed ]; then $(NODE_TS) src/cli/cleanData.ts; else rm -rf .data; fi
-	rm -rf node_modules .vitest.json
+	rm -rf node_modules dist .vitest.json

@@ -18,7 +18,7 @@ const typeErasure = [
 ];
 
 export default tseslint.config(
-  { ignores: ['generated/**', 'node_modules/**', '.sdk/**', '.data/**', 'test/sdk/**', 'bench/results/**'] },
+  { ignores: ['generated/**', 'node_modules/**', '.sdk/**', '.data/**', 'test/sdk/**', 'bench/results/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

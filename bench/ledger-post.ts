@@ -8,7 +8,7 @@ import { migrate } from '../src/db/migrate.js';
 import { connect, type Sql } from '../src/db/sql.js';
 import { newId } from '../src/core/ids.js';
 import { fetchToken } from '../test/support/token.js';
-import { startTally, stopTally } from '../test/support/tallyProcess.js';
+import { compileIfBuildable, startTally, stopTally } from '../test/support/tallyProcess.js';
 import { databaseCounters, sampleBackends, type DatabaseFigures } from './support/databaseCounters.js';
 import { gqlCall } from './support/graphqlPost.js';
 import { runLoad } from './support/load.js';
@@ -420,7 +420,9 @@ async function main() {
   };
   // Seeded through a process of its own, so the measured servers' memory is that of posting,
   // not of the 25 large account-creating requests before it.
-  const seeder = await startTally(serverEnv, { startOutputOnly: true });
+  // The servers run as `make run` runs them: compiled.
+  const compiled = await compileIfBuildable();
+  const seeder = await startTally(serverEnv, { startOutputOnly: true, compiled });
   try {
     await seed(sql, {
       baseUrl: seeder.baseUrl,
@@ -438,12 +440,12 @@ async function main() {
         : {}),
       ...(process.env.BENCH_GROUPS_IN_FLIGHT ? { POSTING_GROUPS_IN_FLIGHT: process.env.BENCH_GROUPS_IN_FLIGHT } : {}),
     },
-    { startOutputOnly: true },
+    { startOutputOnly: true, compiled },
   );
   // The same server with group commit off, measured in the same run for the ratio.
   const ungroupedProcess = await startTally(
     { ...serverEnv, POSTING_GROUP_MAX_ENTRIES: '1' },
-    { startOutputOnly: true },
+    { startOutputOnly: true, compiled },
   );
   try {
     const serverOf = async (tally: typeof groupedProcess): Promise<Server> => ({

@@ -6,7 +6,7 @@ import { ensureDatabase } from '../src/db/database.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { connect, type Sql } from '../src/db/sql.js';
 import { fetchToken } from '../test/support/token.js';
-import { startTally, stopTally, type TallyProcess } from '../test/support/tallyProcess.js';
+import { compileIfBuildable, startTally, stopTally, type TallyProcess } from '../test/support/tallyProcess.js';
 import { runLoad, type LoadFigures, type Request } from './support/load.js';
 
 // `make bench`: every request path of the REST-path issue in one run, against a spawned server on
@@ -270,7 +270,8 @@ async function costliestStatements(sql: Sql): Promise<string> {
 async function serve(label: string, databaseUrl: string, cwd?: string): Promise<Server> {
   const tally = await startTally(
     { DATABASE_URL: databaseUrl, BOOTSTRAP_CLIENT_ID: 'bench', BOOTSTRAP_CLIENT_SECRET: 'bench-secret' },
-    { cwd, startOutputOnly: true },
+    // Served as `make run` serves it: compiled, unless the checkout predates the build.
+    { cwd, startOutputOnly: true, compiled: await compileIfBuildable(cwd) },
   );
   const server = { label, tally, token: await fetchToken(tally.baseUrl, 'bench', 'bench-secret') };
   await call(server, 'POST', '/graphql', {

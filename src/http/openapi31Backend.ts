@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import {
   OpenAPIBackend,
+  OpenAPIValidator,
   type Context,
   type Document,
   type Operation,
@@ -21,15 +22,20 @@ import { decodablePath } from './requestChecks.js';
  * RegExp per operation on each request, a third of the server's CPU on a REST read.
  */
 export class OpenAPI31Backend extends OpenAPIBackend<Document> {
+  /** Whether requests are validated; the validator is built in init() (see there). */
+  private readonly validatesRequests: boolean;
+
   constructor(options: Options<Document>) {
     super({
       ...options,
+      validate: false,
       customizeAjv: (_draft07, ajvOptions) => {
         const ajv = new Ajv2020({ ...ajvOptions, strict: false, allErrors: true });
         addFormats.default(ajv);
         return ajv;
       },
     });
+    this.validatesRequests = options.validate !== false;
   }
 
   override validateDefinition(): Document {
@@ -80,6 +86,20 @@ export class OpenAPI31Backend extends OpenAPIBackend<Document> {
     await super.init();
     compileRouter(this.router);
     compileRequestParsing(this.router);
+    if (this.validatesRequests) {
+      // openapi-backend compiles the response validators of every operation up front too; the
+      // server never checks its own answers (tests do, compiling on demand), and those took
+      // about 45 MB of heap at start. Request validators are compiled up front as before.
+      this.validator = new OpenAPIValidator<Document>({
+        definition: this.definition,
+        ajvOpts: this.ajvOpts,
+        customizeAjv: this.customizeAjv,
+        router: this.router,
+        lazyCompileValidators: true,
+      });
+      this.validator.preCompileRequestValidators();
+      this.validate = true;
+    }
     return this;
   }
 }

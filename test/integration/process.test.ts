@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesRunningFrom } from '../../src/db/embeddedFolders.js';
 import { liveOwner } from '../../src/db/embeddedOwner.js';
+import { buildServer } from '../../src/cli/build.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { admin as runAdmin, root, runTallyToExit, startTally, stopTally as stop } from '../support/tallyProcess.js';
 import { fetchToken } from '../support/token.js';
@@ -27,6 +28,45 @@ beforeAll(async () => {
 afterAll(() => db?.drop());
 
 describe('the tally process', () => {
+  it('runs compiled, as make run serves it: the contracts, the dashboard and both APIs answer', async () => {
+    await buildServer(root);
+    const env = { DATABASE_URL: db.url, BOOTSTRAP_CLIENT_ID: 'built', BOOTSTRAP_CLIENT_SECRET: 'built-secret' };
+    const tally = await startTally(env, { compiled: true });
+    try {
+      const token = await fetchToken(tally.baseUrl, 'built', 'built-secret');
+      const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const ledger = await fetch(`${tally.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          query: 'mutation { createLedger(ik: "built", ledger: { name: "Built" }) { __typename } }',
+        }),
+      });
+      expect(await ledger.json()).toEqual({ data: { createLedger: { __typename: 'CreateLedgerResult' } } });
+      const product = await fetch(`${tally.baseUrl}/billing/products`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ code: 'built', description: 'Built', paid_by_roles: [{ name: 'buyer' }] }),
+      });
+      expect(product.status).toBe(201);
+      for (const [page, type] of [
+        ['/openapi.yaml', 'yaml'],
+        ['/schema.graphql', 'text/plain'],
+        ['/dashboard/assets/dashboard.js', 'javascript'],
+        ['/graphiql', 'text/html'],
+      ]) {
+        const response = await fetch(`${tally.baseUrl}${page}`);
+        expect([page, response.status, response.headers.get('content-type')]).toEqual([
+          page,
+          200,
+          expect.stringContaining(type),
+        ]);
+      }
+    } finally {
+      expect(await stop(tally)).toBe(0);
+    }
+  });
+
   it('serves with DATABASE_URL, accepts clients made by the admin CLI, logs JSON, and stops on SIGTERM', async () => {
     const env = { DATABASE_URL: db.url, BOOTSTRAP_CLIENT_ID: 'boot', BOOTSTRAP_CLIENT_SECRET: 'boot-secret' };
     const tally = await startTally(env);

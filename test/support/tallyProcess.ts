@@ -1,6 +1,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { COMPILED_MAIN } from '../../src/cli/build.js';
 import { freePort } from './ports.js';
 
 // Tally as a user runs it: the real entry point in its own process, configured by environment.
@@ -15,11 +17,13 @@ export type StartOptions = {
   cwd?: string;
   /** Keep only what the server printed while starting: a benchmark's request log would fill memory. */
   startOutputOnly?: boolean;
+  /** Serve the compiled server (dist/, from `buildServer`) as `make run` does, not the sources through tsx. */
+  compiled?: boolean;
 };
 
 export async function startTally(env: Record<string, string>, options: StartOptions = {}): Promise<TallyProcess> {
   const port = await freePort();
-  const child = spawnTally(env, port, options.cwd);
+  const child = spawnTally(env, port, options.cwd, options.compiled);
   let output = '';
   let started = false;
   const keep = (chunk: Buffer) => {
@@ -43,14 +47,25 @@ export async function startTally(env: Record<string, string>, options: StartOpti
   return { child, baseUrl: `http://127.0.0.1:${port}`, port, output: () => output };
 }
 
-export function spawnTally(env: Record<string, string>, port: number, cwd = root): ChildProcess {
+export function spawnTally(env: Record<string, string>, port: number, cwd = root, compiled = false): ChildProcess {
   // TALLY_NODE_ARGS adds flags NODE_OPTIONS refuses (a benchmark's --cpu-prof, say).
   const extra = process.env.TALLY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  return spawn(process.execPath, [...extra, '--import', 'tsx/esm', 'src/main.ts'], {
+  const entry = compiled ? [COMPILED_MAIN] : ['--import', 'tsx/esm', 'src/main.ts'];
+  return spawn(process.execPath, [...extra, ...entry], {
     cwd,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/**
+ * Compiles the checkout at `cwd` as `make run` does, when it knows how (a benchmark's baseline
+ * may predate the build); answers whether it did, that is whether to start it `compiled`.
+ */
+export async function compileIfBuildable(cwd = root): Promise<boolean> {
+  if (!fs.existsSync(path.join(cwd, 'src', 'cli', 'build.ts'))) return false;
+  await execFileAsync(process.execPath, ['--import', 'tsx/esm', 'src/cli/build.ts'], { cwd });
+  return true;
 }
 
 /** Stops with SIGTERM (graceful) or another signal; resolves with the exit code. */
