@@ -51,6 +51,7 @@ export function sampleBackends(sql: Sql): () => Promise<string> {
 export async function databaseCounters(sql: Sql): Promise<(entries: number) => Promise<DatabaseFigures>> {
   await sql`select pg_stat_statements_reset()`;
   const [{ start }] = await sql<{ start: string }[]>`select pg_current_wal_insert_lsn()::text as start`;
+  const tuplesBefore = process.env.BENCH_STATEMENTS ? await tupleCounts(sql) : new Map<string, number[]>();
   return async (entries) => {
     const [{ end, bytes }] = await sql<{ end: string; bytes: string }[]>`
       select pg_current_wal_insert_lsn()::text as end, pg_wal_lsn_diff(pg_current_wal_insert_lsn(), ${start}::pg_lsn)::text as bytes`;
@@ -72,6 +73,8 @@ export async function databaseCounters(sql: Sql): Promise<(entries: number) => P
         from pg_stat_statements order by total_exec_time + total_plan_time desc limit 16`;
       for (const row of top)
         console.log(`    ${row.calls} calls, ${row.ms} ms; ${row.plans} plans, ${row.planMs} ms: ${row.query}`);
+      console.log(`    WAL per entry by relation: ${await walByRelation(sql, start, end, entries)}`);
+      console.log(`    rows per entry (inserted/updated/HOT/deleted): ${tupleChanges(tuplesBefore, await tupleCounts(sql), entries)}`);
     }
     const per = (value: number) => (entries > 0 ? Math.round((value / entries) * 10) / 10 : 0);
     return {
@@ -84,4 +87,31 @@ export async function databaseCounters(sql: Sql): Promise<(entries: number) => P
       statementsPerEntry: per(Number(statements.calls)),
     };
   };
+}
+
+/** WAL records and bytes per entry by the relation each block reference names (pg_walinspect), the costliest first. */
+async function walByRelation(sql: Sql, start: string, end: string, entries: number): Promise<string> {
+  const rows = await sql<{ relation: string; records: number; bytes: number }[]>`
+    select coalesce(c.relname, b.relfilenode::text) as relation,
+           round(count(*)::numeric / ${entries}, 2)::float as records,
+           round(sum(b.block_data_length + b.block_fpi_length)::numeric / ${entries})::float as bytes
+    from pg_get_wal_block_info(${start}::pg_lsn, ${end}::pg_lsn) b
+    left join pg_class c on c.relfilenode = b.relfilenode
+    group by 1 order by 2 desc limit 14`.catch((error: Error) => [{ relation: error.message, records: 0, bytes: 0 }]);
+  return rows.map((row) => `${row.relation} ${row.records} (${row.bytes} B)`).join(', ');
+}
+
+/** Each table's inserted, updated, HOT-updated and deleted row counts so far (pg_stat_user_tables). */
+async function tupleCounts(sql: Sql): Promise<Map<string, number[]>> {
+  const rows = await sql<{ relname: string; counts: string[] }[]>`
+    select relname, array[n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del]::text[] as counts from pg_stat_user_tables`;
+  return new Map(rows.map((row) => [row.relname, row.counts.map(Number)]));
+}
+
+function tupleChanges(before: Map<string, number[]>, after: Map<string, number[]>, entries: number): string {
+  return [...after]
+    .map(([table, counts]) => [table, counts.map((count, i) => (count - (before.get(table)?.[i] ?? 0)) / entries)] as const)
+    .filter(([, changes]) => changes.some((change) => change > 0.01))
+    .map(([table, changes]) => `${table} ${changes.map((change) => change.toFixed(2)).join('/')}`)
+    .join(', ');
 }
