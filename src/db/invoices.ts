@@ -3,7 +3,7 @@ import type { Tag } from '../core/billingTags.js';
 import { groupedCallAnswer, sqlRefusal, type GroupedCallError, type SqlRefusal } from './errors.js';
 import { WRITE_ALONE } from './groupCommit.js';
 import { jsonb } from './json.js';
-import type { Db } from './sql.js';
+import type { Db, Sql } from './sql.js';
 
 type CurrencyCode = components['schemas']['CurrencyCode'];
 /** One line-item change of an invoice's cumulative diff, as the contract words it. */
@@ -61,18 +61,43 @@ export async function findInvoice(
   return row;
 }
 
+/**
+ * An invoice and its line items (in the order they were added), in one round trip: both reads go
+ * pipelined on one connection, the items after the row, so they are never older than the row's
+ * version. (One statement building the items as JSON cost PostgreSQL 100 µs more than both.)
+ */
+export async function invoiceWithItems(
+  sql: Sql,
+  workspaceId: string,
+  id: string,
+): Promise<{ row: InvoiceRow; items: LineItemRow[] } | undefined> {
+  const connection = await sql.reserve();
+  try {
+    const [row, items] = await Promise.all([
+      findInvoice(connection, workspaceId, id),
+      connection<LineItemRow[]>`
+        /* lineItemsOfInvoice */
+        select ${lineItemColumns(connection)}
+        from invoice_line_items li
+        join products p on p.workspace_id = li.workspace_id and p.id = li.product_id
+        join billing_users u on u.workspace_id = li.workspace_id and u.id = li.user_id
+        where li.workspace_id = ${workspaceId} and li.invoice_id = ${id}
+        order by li.position`,
+    ]);
+    return row && { row, items };
+  } finally {
+    connection.release();
+  }
+}
+
 export async function listInvoiceRows(db: Db, workspaceId: string): Promise<InvoiceRow[]> {
   return db<InvoiceRow[]>`
     /* listInvoiceRows */
     select ${invoiceColumns(db)} from invoices where workspace_id = ${workspaceId} order by created, id`;
 }
 
-/**
- * Line items of the given invoice (all of the workspace's when omitted), in the order they were
- * added. One id, not an array: PostgreSQL planned `= any($array)` anew on every call (0.2 ms,
- * four times its execution), judging the generic plan costlier than one for the array given.
- */
-export async function lineItemsOf(db: Db, workspaceId: string, invoiceId?: string): Promise<LineItemRow[]> {
+/** Line items of every invoice of the workspace, by invoice, in the order they were added. */
+export async function lineItemsOf(db: Db, workspaceId: string): Promise<LineItemRow[]> {
   return db<LineItemRow[]>`
     /* lineItemsOf */
     select ${lineItemColumns(db)}
@@ -80,98 +105,65 @@ export async function lineItemsOf(db: Db, workspaceId: string, invoiceId?: strin
     join products p on p.workspace_id = li.workspace_id and p.id = li.product_id
     join billing_users u on u.workspace_id = li.workspace_id and u.id = li.user_id
     where li.workspace_id = ${workspaceId}
-      ${invoiceId !== undefined ? db`and li.invoice_id = ${invoiceId}` : db``}
     order by li.invoice_id, li.position`;
 }
 
-export async function insertLineItems(
-  db: Db,
-  workspaceId: string,
-  invoiceId: string,
-  items: readonly NewLineItem[],
-): Promise<void> {
-  if (items.length === 0) return;
-  await db`
-    /* insertLineItems */
-    insert into invoice_line_items (workspace_id, invoice_id, id, position, type, product_id, user_id, description, currency,
-                                    unit_price, quantity, amount, tags)
-    select ${workspaceId}, ${invoiceId}, t.id, t.position, t.type, t.product_id, t.user_id, t.description, t.currency,
-           t.unit_price, t.quantity, t.amount, t.tags
-    from jsonb_to_recordset(${jsonb(
-      db,
-      items.map((item) => ({
-        id: item.id,
-        position: item.position,
-        type: item.type,
-        product_id: item.productId,
-        user_id: item.userId,
-        description: item.description,
-        currency: item.currency,
-        unit_price: item.unitPrice,
-        quantity: item.quantity,
-        amount: item.amount,
-        tags: item.tags,
-      })),
-    )}) as t(id text, position integer, type text, product_id text, user_id text, description text, currency text,
-                         unit_price numeric, quantity integer, amount numeric, tags jsonb)`;
-}
+export type InvoiceChangeWrite = {
+  workspaceId: string;
+  invoiceId: string;
+  /** The version the change was computed from: the invoice moves on only from it. */
+  basedOnVersion: number;
+  tags: Tag[];
+  diff: InvoiceDiffEntry[] | null;
+  /** The version left behind, for the history: the invoice as it was, and its diff. */
+  snapshot: components['schemas']['Invoice'];
+  previousDiff: InvoiceDiffEntry[] | null;
+  updates: readonly LineItemRow[];
+  deletes: readonly string[];
+  creates: readonly NewLineItem[];
+};
 
-export async function updateLineItems(db: Db, workspaceId: string, items: readonly LineItemRow[]): Promise<void> {
-  if (items.length === 0) return;
-  await db`
-    /* updateLineItems */
-    update invoice_line_items li set description = t.description, unit_price = t.unit_price, quantity = t.quantity,
-      amount = t.amount, tags = t.tags
-    from jsonb_to_recordset(${jsonb(
-      db,
-      items.map((item) => ({
-        id: item.id,
-        description: item.description,
-        unit_price: item.unitPrice,
-        quantity: item.quantity,
-        amount: item.amount,
-        tags: item.tags,
-      })),
-    )}) as t(id text, description text, unit_price numeric, quantity integer, amount numeric, tags jsonb)
-    where li.workspace_id = ${workspaceId} and li.id = t.id`;
-}
-
-export async function deleteLineItems(db: Db, workspaceId: string, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db`
-    /* deleteLineItems */
-    delete from invoice_line_items where workspace_id = ${workspaceId} and id = any(${ids as string[]}::text[])`;
-}
-
-/** Moves the invoice to its next version: new tags and cumulative diff, `modified` now. */
-export async function bumpInvoice(
-  db: Db,
-  workspaceId: string,
-  id: string,
-  tags: Tag[],
-  diff: InvoiceDiffEntry[] | null,
-): Promise<InvoiceRow> {
+/**
+ * Writes an invoice change in one statement (functions/invoices.sql): the next version, the
+ * history, the line items. A change committed since `basedOnVersion` raises version_conflict.
+ */
+export async function writeInvoiceChange(db: Db, change: InvoiceChangeWrite): Promise<InvoiceRow> {
+  const { workspaceId, invoiceId } = change;
   const [row] = await db<InvoiceRow[]>`
-    /* bumpInvoice */
-    update invoices set version = version + 1, tags = ${jsonb(db, tags)}, diff = ${diff === null ? null : jsonb(db, diff)},
-      modified = workspace_now(${workspaceId})
-    where workspace_id = ${workspaceId} and id = ${id}
-    returning ${invoiceColumns(db)}`;
+    /* writeInvoiceChange */
+    select ${invoiceColumns(db)} from change_invoice(
+      ${workspaceId}, ${invoiceId}, ${change.basedOnVersion}, ${jsonb(db, change.tags)},
+      ${change.diff === null ? null : jsonb(db, change.diff)}, ${jsonb(db, change.snapshot)},
+      ${change.previousDiff === null ? null : jsonb(db, change.previousDiff)},
+      ${jsonb(
+        db,
+        change.updates.map((item) => ({
+          id: item.id,
+          description: item.description,
+          unit_price: item.unitPrice,
+          quantity: item.quantity,
+          amount: item.amount,
+          tags: item.tags,
+        })),
+      )},
+      ${change.deletes as string[]}::text[],
+      ${jsonb(
+        db,
+        change.creates.map((item) => ({
+          id: item.id,
+          position: item.position,
+          type: item.type,
+          product_id: item.productId,
+          user_id: item.userId,
+          description: item.description,
+          currency: item.currency,
+          unit_price: item.unitPrice,
+          quantity: item.quantity,
+          amount: item.amount,
+          tags: item.tags,
+        })),
+      )})`;
   return row;
-}
-
-export async function insertInvoiceVersion(
-  db: Db,
-  workspaceId: string,
-  invoiceId: string,
-  version: number,
-  snapshot: components['schemas']['Invoice'],
-  diff: InvoiceDiffEntry[] | null,
-): Promise<void> {
-  await db`
-    /* insertInvoiceVersion */
-    insert into invoice_versions (workspace_id, invoice_id, version, snapshot, diff)
-    values (${workspaceId}, ${invoiceId}, ${version}, ${jsonb(db, snapshot)}, ${diff === null ? null : jsonb(db, diff)})`;
 }
 
 /** A version left behind: the invoice as it was (snapshot) and the diff up to it. */

@@ -592,6 +592,45 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION public.change_invoice(p_workspace_id text, p_invoice_id text, p_based_on integer, p_tags jsonb, p_diff jsonb, p_snapshot jsonb, p_previous_diff jsonb, p_updates jsonb, p_deletes text[], p_creates jsonb)
+ RETURNS SETOF invoices
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_row invoices;
+begin
+  update invoices i set version = i.version + 1, tags = p_tags, diff = p_diff, modified = workspace_now(p_workspace_id)
+  where i.workspace_id = p_workspace_id and i.id = p_invoice_id and i.version = p_based_on
+  returning i.* into v_row;
+  if v_row.id is null then
+    raise exception using errcode = 'TL011', message = 'version_conflict',
+      detail = coalesce((select i.version::text from invoices i where i.workspace_id = p_workspace_id and i.id = p_invoice_id), '');
+  end if;
+  insert into invoice_versions (workspace_id, invoice_id, version, snapshot, diff)
+  values (p_workspace_id, p_invoice_id, p_based_on, p_snapshot, p_previous_diff);
+
+  if jsonb_array_length(p_updates) > 0 then
+    update invoice_line_items li set description = t.description, unit_price = t.unit_price, quantity = t.quantity,
+      amount = t.amount, tags = t.tags
+    from jsonb_to_recordset(p_updates) as t(id text, description text, unit_price numeric, quantity integer, amount numeric, tags jsonb)
+    where li.workspace_id = p_workspace_id and li.id = t.id;
+  end if;
+  if cardinality(p_deletes) > 0 then
+    delete from invoice_line_items li where li.workspace_id = p_workspace_id and li.id = any(p_deletes);
+  end if;
+  if jsonb_array_length(p_creates) > 0 then
+    insert into invoice_line_items (workspace_id, invoice_id, id, position, type, product_id, user_id, description, currency,
+                                    unit_price, quantity, amount, tags)
+    select p_workspace_id, p_invoice_id, t.id, t.position, t.type, t.product_id, t.user_id, t.description, t.currency,
+           t.unit_price, t.quantity, t.amount, t.tags
+    from jsonb_to_recordset(p_creates) as t(id text, position integer, type text, product_id text, user_id text,
+                                            description text, currency text, unit_price numeric, quantity integer,
+                                            amount numeric, tags jsonb);
+  end if;
+  return next v_row;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION public.chart_path_pattern(p_chart_path text)
  RETURNS text
  LANGUAGE sql

@@ -316,6 +316,37 @@ describe('invoice versions', () => {
     expect(invoice.tags).toEqual([{ key: 'writer', value: results.findIndex((r) => r.status === 200).toString() }]);
   });
 
+  it('let exactly one of 8 concurrent line-item changes on the same version win; the losers leave no user or row', async () => {
+    const created = (await call('POST', '/invoices', { invoice_id: 'occ-2', line_items: [item('ann', '100')] })).body
+      .data;
+    const first = created.line_items[0].id;
+    // Each writer reprices the item and adds one for a user of its own, created on first use.
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        call('PATCH', '/invoices/occ-2', {
+          current_invoice_version: 1,
+          line_items: {
+            update: [{ id: first, price: { unit_price: String(200 + n), quantity: 1 } }],
+            create: [item(`occ-2-user-${n}`, '10')],
+          },
+        }),
+      ),
+    );
+    const winner = results.findIndex((r) => r.status === 200);
+    expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(7).fill(409)]);
+    expect(results.every((r) => r.status === 200 || r.body.details.current_version === 2)).toBe(true);
+    const invoice = (await call('GET', '/invoices/occ-2')).body.data;
+    expect([invoice.version, invoice.line_items.map((line: { amount: string }) => line.amount)]).toEqual([
+      2,
+      [String(200 + winner), '10'],
+    ]);
+    const users = await server.db.sql<{ external_id: string }[]>`
+      select external_id from billing_users where workspace_id = ${acme.workspaceId} and external_id like 'occ-2-user-%'`;
+    expect(users.map((user) => user.external_id)).toEqual([`occ-2-user-${winner}`]);
+    const history = (await call('GET', '/invoices/occ-2/history')).body.data;
+    expect(history.map((version: { version: number }) => version.version)).toEqual([1, 2]);
+  });
+
   it('record one snapshot per version with the cumulative diff of both update forms', async () => {
     const created = (
       await call('POST', '/invoices', { invoice_id: 'hist-1', line_items: [item('ann', '100'), item('ben', '200')] })

@@ -1,25 +1,20 @@
 import { applyTagOps, type Tag, type TagOps } from '../../core/billingTags.js';
 import { DomainError, type Violation } from '../../core/errors.js';
 import { resolvePriceUpdate } from '../../core/prices.js';
-import {
-  bumpInvoice,
-  deleteLineItems,
-  insertInvoiceVersion,
-  insertLineItems,
-  updateLineItems,
-  type InvoiceDiffEntry,
-  type LineItemRow,
-} from '../../db/invoices.js';
-import type { Sql } from '../../db/sql.js';
+import { sqlRefusal } from '../../db/errors.js';
+import { writeInvoiceChange, type InvoiceDiffEntry, type InvoiceRow, type LineItemRow } from '../../db/invoices.js';
+import type { Db, Sql } from '../../db/sql.js';
 import { followInvoice } from '../paymentFlows/replan.js';
-import { currentInvoice } from './currentInvoice.js';
+import { currentInvoice, type CurrentInvoice } from './currentInvoice.js';
 import { newLineItems, type NewLineItemSpec } from './newLineItems.js';
 import { presentInvoice, presentLineItem, type Invoice } from './present.js';
 
-// One invoice update, whichever form asked for it: the version checked under a row lock, then
-// the line items named checked, then new line items and prices, then every write, a new
-// version, its history snapshot and the new plans of the invoice's payment flows, all in one
-// transaction. Changes apply as update, delete, create, and the history diff lists them so.
+// One invoice update, whichever form asked for it: the invoice is read without a lock, the
+// change is checked and computed from that version, then written in one statement that moves
+// the invoice on only from that version (a change committed in between is a version conflict,
+// as it would be had it come first under a lock). Line-item changes also create the users of
+// new items and re-plan the invoice's payment flows, in the transaction of that statement.
+// Changes apply as update, delete, create, and the history diff lists them so.
 
 export type LineItemChange = {
   id: string;
@@ -43,35 +38,21 @@ export async function changeInvoice(
   invoiceId: string,
   change: InvoiceChange,
 ): Promise<Invoice> {
+  const current = await currentInvoice(sql, workspaceId, invoiceId);
+  const { row, items } = current;
+  if (row.version !== change.basedOnVersion) throw versionConflict(invoiceId, row.version, change.basedOnVersion);
+  const byId = new Map(items.map((item) => [item.id, item]));
+  checkNamedLineItems(invoiceId, byId, [...change.updates, ...change.deletes]);
+  const tags: Tag[] = change.tags ? applyTagOps(row.tags, change.tags, '/body/tags') : row.tags;
+  if (change.updates.length + change.deletes.length + change.creates.length === 0) {
+    const bumped = await writeChange(sql, current, { tags, diff: [...(row.diff ?? [])], updated: [], deleted: [], created: [] });
+    return presentInvoice(bumped, items);
+  }
   return sql.begin(async (trx) => {
-    const { row, items, invoice: before } = await currentInvoice(trx, workspaceId, invoiceId, { lock: true });
-    if (row.version !== change.basedOnVersion) {
-      throw new DomainError(
-        'version_conflict',
-        `Invoice ${invoiceId} is at version ${row.version}, not ${change.basedOnVersion}.`,
-        { current_version: row.version },
-      );
-    }
-    const byId = new Map(items.map((item) => [item.id, item]));
-    checkNamedLineItems(invoiceId, byId, [...change.updates, ...change.deletes]);
-    const nextTags: Tag[] = change.tags ? applyTagOps(row.tags, change.tags, '/body/tags') : row.tags;
     const lastPosition = items.reduce((max, item) => Math.max(max, item.position), 0);
     const created = await newLineItems(trx, workspaceId, invoiceId, change.creates, lastPosition + 1);
-
-    const updated = change.updates.map((update) => {
-      const item = byId.get(update.id)!;
-      const price = update.price && resolvePriceUpdate(update.price, update.pointer);
-      return {
-        ...item,
-        description: update.description ?? item.description,
-        tags: update.tags ? applyTagOps(item.tags, update.tags, `${update.pointer}/tags`) : item.tags,
-        ...(price
-          ? { unitPrice: price.unitPrice.toString(), quantity: price.quantity, amount: price.amount.toString() }
-          : {}),
-      };
-    });
+    const updated = change.updates.map((update) => updatedLineItem(byId.get(update.id)!, update));
     const deleted = change.deletes.map((removal) => byId.get(removal.id)!);
-
     const diff: InvoiceDiffEntry[] = [
       ...(row.diff ?? []),
       ...updated.map((item) => ({
@@ -83,32 +64,66 @@ export async function changeInvoice(
       ...deleted.map((item) => ({ op: 'delete' as const, item: presentLineItem(item) })),
       ...created.map((item) => ({ op: 'add' as const, item: presentLineItem(item) })),
     ];
-    // The version being left behind goes to the history; the invoice itself is the current one.
-    // Independent writes, pipelined on the transaction's connection.
-    const written = await Promise.all([
-      insertInvoiceVersion(trx, workspaceId, invoiceId, row.version, before, row.diff),
-      updateLineItems(trx, workspaceId, updated),
-      deleteLineItems(
-        trx,
-        workspaceId,
-        deleted.map((item) => item.id),
-      ),
-      insertLineItems(trx, workspaceId, invoiceId, created),
-      bumpInvoice(trx, workspaceId, invoiceId, nextTags, diff),
-    ]);
-    const bumped = written[4];
+    const bumped = await writeChange(trx, current, { tags, diff, updated, deleted, created });
     const updatedById = new Map(updated.map((item) => [item.id, item]));
     const gone = new Set(deleted.map((item) => item.id));
     const nextItems = [
       ...items.filter((item) => !gone.has(item.id)).map((item) => updatedById.get(item.id) ?? item),
       ...created,
     ];
-    const invoice = presentInvoice(bumped, nextItems);
     // New amounts owed: the invoice's payment flows get a new plan version.
-    if (updated.length + deleted.length + created.length > 0)
-      await followInvoice(trx, workspaceId, invoiceId, bumped.modified!, true);
-    return invoice;
+    await followInvoice(trx, workspaceId, invoiceId, bumped.modified!, true);
+    return presentInvoice(bumped, nextItems);
   });
+}
+
+function versionConflict(invoiceId: string, version: number, basedOnVersion: number): DomainError {
+  return new DomainError('version_conflict', `Invoice ${invoiceId} is at version ${version}, not ${basedOnVersion}.`, {
+    current_version: version,
+  });
+}
+
+function updatedLineItem(item: LineItemRow, update: LineItemChange): LineItemRow {
+  const price = update.price && resolvePriceUpdate(update.price, update.pointer);
+  return {
+    ...item,
+    description: update.description ?? item.description,
+    tags: update.tags ? applyTagOps(item.tags, update.tags, `${update.pointer}/tags`) : item.tags,
+    ...(price ? { unitPrice: price.unitPrice.toString(), quantity: price.quantity, amount: price.amount.toString() } : {}),
+  };
+}
+
+type ComputedChange = {
+  tags: Tag[];
+  diff: InvoiceDiffEntry[];
+  updated: readonly LineItemRow[];
+  deleted: readonly LineItemRow[];
+  created: readonly LineItemRow[];
+};
+
+/** The version left behind goes to the history; the invoice moves on, only from the version read. */
+async function writeChange(db: Db, current: CurrentInvoice, change: ComputedChange): Promise<InvoiceRow> {
+  const { row } = current;
+  try {
+    return await writeInvoiceChange(db, {
+      workspaceId: row.workspaceId,
+      invoiceId: row.id,
+      basedOnVersion: row.version,
+      tags: change.tags,
+      diff: change.diff,
+      snapshot: current.invoice,
+      previousDiff: row.diff,
+      updates: change.updated,
+      deletes: change.deleted.map((item) => item.id),
+      creates: change.created,
+    });
+  } catch (error) {
+    const refusal = sqlRefusal(error);
+    if (refusal?.name !== 'version_conflict') throw error;
+    // Changed (or gone) since it was read: the answer it would have had after that change.
+    if (!refusal.detail) throw new DomainError('invoice_not_found', `Invoice ${row.id} does not exist.`);
+    throw versionConflict(row.id, Number(refusal.detail), row.version);
+  }
 }
 
 /** Line items named by updates and deletes must be this invoice's, each named once. */
