@@ -16,6 +16,8 @@ import { runLoad, type LoadFigures, type Request } from './support/load.js';
 // generator and of the rest of the machine. `make bench-billing` (`--billing`) runs the floor, the
 // REST read and the billing writes only. BENCH_BASELINE=<a checkout of another commit> serves that
 // checkout too, on its own database, and measures every case on both in alternating rounds.
+// BENCH_SERVER_ENV and BENCH_BASELINE_ENV (NAME=value,...) configure either server: with
+// BENCH_BASELINE=. two settings of one checkout compare in one run.
 // Results: bench/results/requests.{md,json} (billing.{md,json} for --billing).
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
@@ -194,11 +196,13 @@ async function main() {
   const databaseUrl = await ensureDatabase(postgres.url, 'tally_bench');
   const statements = connect(databaseUrl, { max: 1 });
   try {
-    servers.push(await serve('this checkout', databaseUrl));
+    servers.push(await serve('this checkout', databaseUrl, undefined, process.env.BENCH_SERVER_ENV));
     await statements`create extension if not exists pg_stat_statements`;
     if (process.env.BENCH_BASELINE) {
       const url = await ensureDatabase(postgres.url, 'tally_bench_baseline');
-      servers.push(await serve('baseline', url, path.resolve(process.env.BENCH_BASELINE)));
+      servers.push(
+        await serve('baseline', url, path.resolve(process.env.BENCH_BASELINE), process.env.BENCH_BASELINE_ENV),
+      );
     }
     const samples = new Map<string, LoadFigures[]>();
     // Round 0 warms each server's JIT up on every case and is not counted; then the tables it
@@ -267,9 +271,14 @@ async function costliestStatements(sql: Sql): Promise<string> {
     .join('\n');
 }
 
-async function serve(label: string, databaseUrl: string, cwd?: string): Promise<Server> {
+async function serve(label: string, databaseUrl: string, cwd?: string, settings?: string): Promise<Server> {
   const tally = await startTally(
-    { DATABASE_URL: databaseUrl, BOOTSTRAP_CLIENT_ID: 'bench', BOOTSTRAP_CLIENT_SECRET: 'bench-secret' },
+    {
+      DATABASE_URL: databaseUrl,
+      BOOTSTRAP_CLIENT_ID: 'bench',
+      BOOTSTRAP_CLIENT_SECRET: 'bench-secret',
+      ...Object.fromEntries((settings?.split(',') ?? []).filter(Boolean).map((setting) => setting.split('='))),
+    },
     // Served as `make run` serves it: compiled, unless the checkout predates the build.
     { cwd, startOutputOnly: true, compiled: await compileIfBuildable(cwd) },
   );
