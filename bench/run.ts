@@ -277,7 +277,12 @@ async function serve(label: string, databaseUrl: string, cwd?: string, settings?
       DATABASE_URL: databaseUrl,
       BOOTSTRAP_CLIENT_ID: 'bench',
       BOOTSTRAP_CLIENT_SECRET: 'bench-secret',
-      ...Object.fromEntries((settings?.split(',') ?? []).filter(Boolean).map((setting) => setting.split('='))),
+      ...Object.fromEntries(
+        (settings?.split(',') ?? []).filter(Boolean).map((setting) => {
+          const at = setting.indexOf('=');
+          return [setting.slice(0, at), setting.slice(at + 1)];
+        }),
+      ),
     },
     // Served as `make run` serves it: compiled, unless the checkout predates the build.
     { cwd, startOutputOnly: true, compiled: await compileIfBuildable(cwd) },
