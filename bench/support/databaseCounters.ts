@@ -74,7 +74,9 @@ export async function databaseCounters(sql: Sql): Promise<(entries: number) => P
       for (const row of top)
         console.log(`    ${row.calls} calls, ${row.ms} ms; ${row.plans} plans, ${row.planMs} ms: ${row.query}`);
       console.log(`    WAL per entry by relation: ${await walByRelation(sql, start, end, entries)}`);
-      console.log(`    rows per entry (inserted/updated/HOT/deleted): ${tupleChanges(tuplesBefore, await tupleCounts(sql), entries)}`);
+      console.log(
+        `    rows per entry (inserted/updated/HOT/deleted): ${tupleChanges(tuplesBefore, await tupleCounts(sql), entries)}`,
+      );
     }
     const per = (value: number) => (entries > 0 ? Math.round((value / entries) * 10) / 10 : 0);
     return {
@@ -110,7 +112,10 @@ async function tupleCounts(sql: Sql): Promise<Map<string, number[]>> {
 
 function tupleChanges(before: Map<string, number[]>, after: Map<string, number[]>, entries: number): string {
   return [...after]
-    .map(([table, counts]) => [table, counts.map((count, i) => (count - (before.get(table)?.[i] ?? 0)) / entries)] as const)
+    .map(
+      ([table, counts]) =>
+        [table, counts.map((count, i) => (count - (before.get(table)?.[i] ?? 0)) / entries)] as const,
+    )
     .filter(([, changes]) => changes.some((change) => change > 0.01))
     .map(([table, changes]) => `${table} ${changes.map((change) => change.toFixed(2)).join('/')}`)
     .join(', ');

@@ -45,7 +45,13 @@ export async function changeInvoice(
   checkNamedLineItems(invoiceId, byId, [...change.updates, ...change.deletes]);
   const tags: Tag[] = change.tags ? applyTagOps(row.tags, change.tags, '/body/tags') : row.tags;
   if (change.updates.length + change.deletes.length + change.creates.length === 0) {
-    const bumped = await writeChange(sql, current, { tags, diff: [...(row.diff ?? [])], updated: [], deleted: [], created: [] });
+    const bumped = await writeChange(sql, current, {
+      tags,
+      diff: [...(row.diff ?? [])],
+      updated: [],
+      deleted: [],
+      created: [],
+    });
     return presentInvoice(bumped, items);
   }
   return sql.begin(async (trx) => {
@@ -89,7 +95,9 @@ function updatedLineItem(item: LineItemRow, update: LineItemChange): LineItemRow
     ...item,
     description: update.description ?? item.description,
     tags: update.tags ? applyTagOps(item.tags, update.tags, `${update.pointer}/tags`) : item.tags,
-    ...(price ? { unitPrice: price.unitPrice.toString(), quantity: price.quantity, amount: price.amount.toString() } : {}),
+    ...(price
+      ? { unitPrice: price.unitPrice.toString(), quantity: price.quantity, amount: price.amount.toString() }
+      : {}),
   };
 }
 
