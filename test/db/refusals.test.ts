@@ -128,5 +128,21 @@ describe('refusals raised in SQL', () => {
       expect(refused).toMatchObject({ code: 'TL002', refusal: { name: 'balance_out_of_range', detail: undefined } });
       expect(refused.domain?.code).toBe('invalid_input_provided');
     });
+
+    it('version_conflict (TL011), with the version the invoice is at (empty when it is gone) and nothing written', async () => {
+      await sql`insert into invoices (workspace_id, id, tags, request_hash) values ('w', 'inv', '[]', 'h')`;
+      const change = (invoiceId: string, basedOn: number) =>
+        sql`select * from change_invoice('w', ${invoiceId}, ${basedOn}, '[]', '[]', '{}', null, '[]', '{}', '[]')`;
+      await change('inv', 1);
+      expect(await refusalOf(change('inv', 1))).toMatchObject({
+        code: 'TL011',
+        refusal: { name: 'version_conflict', detail: '2' },
+      });
+      expect(await refusalOf(change('gone', 1))).toMatchObject({
+        refusal: { name: 'version_conflict', detail: '' },
+      });
+      const [{ versions }] = await sql`select count(*)::int as versions from invoice_versions where invoice_id = 'inv'`;
+      expect(versions).toBe(1);
+    });
   });
 });

@@ -598,13 +598,15 @@ CREATE OR REPLACE FUNCTION public.change_invoice(p_workspace_id text, p_invoice_
 AS $function$
 declare
   v_row invoices;
+  v_version text;
 begin
   update invoices i set version = i.version + 1, tags = p_tags, diff = p_diff, modified = workspace_now(p_workspace_id)
   where i.workspace_id = p_workspace_id and i.id = p_invoice_id and i.version = p_based_on
   returning i.* into v_row;
   if v_row.id is null then
-    raise exception using errcode = 'TL011', message = 'version_conflict',
-      detail = coalesce((select i.version::text from invoices i where i.workspace_id = p_workspace_id and i.id = p_invoice_id), '');
+    select coalesce(max(i.version)::text, '') into v_version from invoices i
+    where i.workspace_id = p_workspace_id and i.id = p_invoice_id;
+    raise exception using errcode = 'TL011', message = 'version_conflict', detail = v_version;
   end if;
   insert into invoice_versions (workspace_id, invoice_id, version, snapshot, diff)
   values (p_workspace_id, p_invoice_id, p_based_on, p_snapshot, p_previous_diff);
