@@ -1,3 +1,4 @@
+import './productionMode.js';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { createApp } from './app.js';
