@@ -75,14 +75,7 @@ export async function invoiceWithItems(
   try {
     const [row, items] = await Promise.all([
       findInvoice(connection, workspaceId, id),
-      connection<LineItemRow[]>`
-        /* lineItemsOfInvoice */
-        select ${lineItemColumns(connection)}
-        from invoice_line_items li
-        join products p on p.workspace_id = li.workspace_id and p.id = li.product_id
-        join billing_users u on u.workspace_id = li.workspace_id and u.id = li.user_id
-        where li.workspace_id = ${workspaceId} and li.invoice_id = ${id}
-        order by li.position`,
+      lineItemsOf(connection, workspaceId, id),
     ]);
     return row && { row, items };
   } finally {
@@ -96,8 +89,12 @@ export async function listInvoiceRows(db: Db, workspaceId: string): Promise<Invo
     select ${invoiceColumns(db)} from invoices where workspace_id = ${workspaceId} order by created, id`;
 }
 
-/** Line items of every invoice of the workspace, by invoice, in the order they were added. */
-export async function lineItemsOf(db: Db, workspaceId: string): Promise<LineItemRow[]> {
+/**
+ * Line items of the given invoice (all of the workspace's when omitted), in the order they were
+ * added. One id, not an array: PostgreSQL planned `= any($array)` anew on every call (0.2 ms,
+ * four times its execution), judging the generic plan costlier than one for the array given.
+ */
+export async function lineItemsOf(db: Db, workspaceId: string, invoiceId?: string): Promise<LineItemRow[]> {
   return db<LineItemRow[]>`
     /* lineItemsOf */
     select ${lineItemColumns(db)}
@@ -105,6 +102,7 @@ export async function lineItemsOf(db: Db, workspaceId: string): Promise<LineItem
     join products p on p.workspace_id = li.workspace_id and p.id = li.product_id
     join billing_users u on u.workspace_id = li.workspace_id and u.id = li.user_id
     where li.workspace_id = ${workspaceId}
+      ${invoiceId !== undefined ? db`and li.invoice_id = ${invoiceId}` : db``}
     order by li.invoice_id, li.position`;
 }
 
