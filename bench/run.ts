@@ -230,7 +230,7 @@ async function main() {
           const key = `${benchCase.key}|${server.label}`;
           samples.set(key, [...(samples.get(key) ?? []), figures]);
           console.log(
-            `round ${round}  ${server.label.padEnd(13)} ${benchCase.name.padEnd(46)} ${figures.requestsPerSecond} req/s  p50 ${figures.p50Ms}  p99 ${figures.p99Ms}  CPU µs/req: server ${figures.serverCpuUsPerRequest}, load ${figures.loadCpuUsPerRequest}, rest ${figures.restCpuUsPerRequest}${figures.errors ? `  errors ${figures.errors}: ${figures.statuses}` : ''}`,
+            `round ${round}  ${server.label.padEnd(13)} ${benchCase.name.padEnd(46)} ${figures.requestsPerSecond} req/s  p50 ${figures.p50Ms}  p99 ${figures.p99Ms}  CPU µs/req: server ${figures.serverCpuUsPerRequest}, load ${figures.loadCpuUsPerRequest}, rest ${figures.restCpuUsPerRequest}, idle ${figures.machineIdlePercent} %${figures.errors ? `  errors ${figures.errors}: ${figures.statuses}` : ''}`,
           );
         }
       }
@@ -364,11 +364,11 @@ function write(selected: Case[], servers: Server[], samples: Map<string, LoadFig
     '',
     `${report.date.slice(0, 10)}, ${report.machine.cpus} cores (${report.machine.model}), Node ${report.machine.node}: ${CLIENTS} clients, ${SECONDS} s per run, ${ROUNDS} rounds alternating the cases${servers.length > 1 ? ' and the servers' : ''}. ${report.settings.note}. CPU per request: the server process, the load generator, and the rest of the machine (PostgreSQL, mostly).`,
     '',
-    '| Case | Server | req/s | p50 ms | p99 ms | errors | server µs/req | load gen µs/req | rest µs/req | server RSS MiB | runs |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| Case | Server | req/s | p50 ms | p99 ms | errors | server µs/req | load gen µs/req | rest µs/req | machine idle % | server RSS MiB | runs |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map(
       (r) =>
-        `| ${r.case} | ${r.server} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.serverCpuUsPerRequest} | ${r.loadCpuUsPerRequest} | ${r.restCpuUsPerRequest} | ${r.serverRssMiB} | ${r.runs.join(' / ')} |`,
+        `| ${r.case} | ${r.server} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.errors} | ${r.serverCpuUsPerRequest} | ${r.loadCpuUsPerRequest} | ${r.restCpuUsPerRequest} | ${r.machineIdlePercent} | ${r.serverRssMiB} | ${r.runs.join(' / ')} |`,
     ),
     '',
     `Ratios (this checkout, same run): REST read / GraphQL read ${report.ratios.rest_read_over_graphql_read}, REST read / Koa floor ${report.ratios.rest_read_over_koa_floor}, \`{ __typename }\` / Koa floor ${report.ratios.typename_over_koa_floor}.`,

@@ -28,6 +28,8 @@ export type LoadFigures = {
   loadCpuUsPerRequest: number;
   /** Busy CPU of the machine outside the server and the load generator: PostgreSQL, mostly. */
   restCpuUsPerRequest: number;
+  /** Share of the machine's CPU time that was idle during the run (every core): room the load left unused. */
+  machineIdlePercent: number;
   serverRssMiB: number;
 };
 
@@ -94,6 +96,9 @@ export async function runLoad(load: Load): Promise<LoadFigures> {
     serverCpuUsPerRequest: perRequest(serverCpu),
     loadCpuUsPerRequest: perRequest(loadCpu),
     restCpuUsPerRequest: perRequest(Math.max(0, busyCpu - serverCpu - loadCpu)),
+    machineIdlePercent: Math.round(
+      ((machine.idle - machineBefore.idle) / Math.max(1, machine.total - machineBefore.total)) * 100,
+    ),
     serverRssMiB: rss,
   };
 }
