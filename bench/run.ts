@@ -280,6 +280,7 @@ async function serve(label: string, databaseUrl: string, cwd?: string, settings?
       ...Object.fromEntries(
         (settings?.split(',') ?? []).filter(Boolean).map((setting) => {
           const at = setting.indexOf('=');
+          if (at < 1) throw new Error(`A server setting is NAME=value, not ${setting}`);
           return [setting.slice(0, at), setting.slice(at + 1)];
         }),
       ),
