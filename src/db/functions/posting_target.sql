@@ -33,37 +33,38 @@ begin
       select w.request, g.* from wanted w
       join ledgers g on g.workspace_id = w.workspace_id and g.ik = w.ledger_ik
       where w.ledger_id is null and g.deleted_at is null
-    ), ref as (
-      select r.* from unnest(p_ref_requests, p_ref_ids, p_ref_paths, p_ref_iks) as r(request, id, path, ik)
     ), named as (
-      -- Each reference names its account one way (an account named twice is listed twice), one
-      -- probe of its unique index each, fenced (lateral, offset 0): as a join, a ledger grown
-      -- since its statistics were taken was scanned whole.
-      select m.request, a.* from ref r join matched m on m.request = r.request
-      cross join lateral (select * from ledger_accounts a
-                          where a.workspace_id = m.workspace_id and a.id = r.id and a.ledger_id = m.id offset 0) a
-      where r.id is not null
-      union all
-      select m.request, a.* from ref r join matched m on m.request = r.request
-      cross join lateral (select * from ledger_accounts a
-                          where a.workspace_id = m.workspace_id and a.ledger_id = m.id and a.path = r.path offset 0) a
-      where r.path is not null
-      union all
-      select m.request, a.* from ref r join matched m on m.request = r.request
-      cross join lateral (select * from ledger_accounts a
-                          where a.workspace_id = m.workspace_id and a.ledger_id = m.id and a.ik = r.ik offset 0) a
-      where r.ik is not null
+      -- Each reference probes the one unique index of the way it names its account (the other
+      -- branches' one-time filters are false), fenced (lateral, offset 0): as a join, a ledger
+      -- grown since its statistics were taken was scanned whole. An account named twice is
+      -- listed twice.
+      select m.request, a.* from unnest(p_ref_requests, p_ref_ids, p_ref_paths, p_ref_iks) as r(request, id, path, ik)
+      join matched m on m.request = r.request
+      cross join lateral (
+        select * from ledger_accounts a
+        where r.id is not null and a.workspace_id = m.workspace_id and a.id = r.id and a.ledger_id = m.id
+        union all
+        select * from ledger_accounts a
+        where r.path is not null and a.workspace_id = m.workspace_id and a.ledger_id = m.id and a.path = r.path
+        union all
+        select * from ledger_accounts a
+        where r.ik is not null and a.workspace_id = m.workspace_id and a.ledger_id = m.id and a.ik = r.ik
+        offset 0
+      ) a
+    ), accounts_of as (
+      -- One aggregation over every reference, instead of a scan of them all per request.
+      select a.request, json_agg(json_build_object(
+               'workspaceId', a.workspace_id, 'ledgerId', a.ledger_id, 'id', a.id, 'ik', a.ik, 'path', a.path,
+               'parentId', a.parent_id, 'depth', a.depth, 'name', a.name, 'type', a.type,
+               'currencyMode', a.currency_mode, 'currencyCode', a.currency_code, 'consistency', a.consistency,
+               'linkedAccountId', a.linked_account_id, 'requestHash', a.request_hash, 'created', a.created)) as accounts
+      from named a group by a.request
     )
     select m.request, m.workspace_id, m.id, m.ik, m.name, m.type, m.balance_utc_offset, m.schema_key, m.schema_version,
            m.request_hash, m.created,
            (select v.content_hash from ledger_schema_versions v
             where v.workspace_id = m.workspace_id and v.schema_key = m.schema_key and v.version = m.schema_version),
-           (select coalesce(json_agg(account), '[]') from (
-              select a.workspace_id as "workspaceId", a.ledger_id as "ledgerId", a.id, a.ik, a.path, a.parent_id as "parentId",
-                     a.depth, a.name, a.type, a.currency_mode as "currencyMode", a.currency_code as "currencyCode",
-                     a.consistency, a.linked_account_id as "linkedAccountId", a.request_hash as "requestHash", a.created
-              from named a where a.request = m.request
-            ) account)
-    from matched m;
+           coalesce(o.accounts, '[]')
+    from matched m left join accounts_of o on o.request = m.request;
 end
 $$;
