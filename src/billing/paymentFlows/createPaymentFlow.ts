@@ -9,8 +9,8 @@ import {
   findPaymentFlow,
   insertPaymentFlow,
   insertPayments,
-  paymentsOfFlows,
   settlementFacts,
+  settlementInputs,
   type PaymentFlowRow,
 } from '../../db/paymentFlows.js';
 import type { Handler } from '../handlerTypes.js';
@@ -24,12 +24,10 @@ export const createPaymentFlow: Handler<'createPaymentFlow'> = async ({ sql, cal
   const workspaceId = caller.workspaceId;
   const requestHash = fingerprint(body);
   const invoiceId = 'id' in body.invoice ? body.invoice.id : body.invoice.external_id;
-  const readFlow = async (flow: PaymentFlowRow) =>
-    settle(
-      flow,
-      await paymentsOfFlows(sql, workspaceId, [flow.id]),
-      await settlementFacts(sql, workspaceId, [flow.invoiceId]),
-    ).flow;
+  const readFlow = async (flow: PaymentFlowRow) => {
+    const { payments, facts } = await settlementInputs(sql, workspaceId, [flow]);
+    return settle(flow, payments, facts).flow;
+  };
   const result = await createOnce({
     key: { field: 'external_id', value: body.external_id, scope: 'in this workspace' },
     // By external id only: a flow whose id happens to equal it does not hold the key.
@@ -40,24 +38,30 @@ export const createPaymentFlow: Handler<'createPaymentFlow'> = async ({ sql, cal
     same: sameFingerprint(requestHash),
     create: (taken) =>
       sql.begin(async (trx) => {
-        // Locked, so the plan reads balances no concurrent update or allocation is changing.
-        if (!(await findInvoice(trx, workspaceId, invoiceId, { lock: true }))) {
+        // Locked, so the plan reads balances no concurrent update or allocation is changing; the
+        // facts go pipelined behind the lock on the transaction's one connection, so they are read
+        // once it is held.
+        const [invoice, facts] = await Promise.all([
+          findInvoice(trx, workspaceId, invoiceId, { lock: true }),
+          settlementFacts(trx, workspaceId, [invoiceId]),
+        ]);
+        if (!invoice) {
           const pointer = 'id' in body.invoice ? '/body/invoice/id' : '/body/invoice/external_id';
           throw new DomainError('unknown_invoice', `Invoice ${invoiceId} does not exist.`, {
             violations: [{ pointer, message: `invoice ${invoiceId} does not exist` }],
           });
         }
-        const flow =
-          (await insertPaymentFlow(trx, workspaceId, { externalId: body.external_id, invoiceId, requestHash })) ??
-          taken();
-        const planned = planPayments(
-          remainingOnInvoice(await settlementFacts(trx, workspaceId, [invoiceId]), invoiceId),
-        );
-        const accounts = await ensurePaymentAccounts(
-          trx,
-          workspaceId,
-          planned.map((payment) => ({ userId: payment.user, currency: payment.currency })),
-        );
+        const planned = planPayments(remainingOnInvoice(facts, invoiceId));
+        // Pipelined too: a taken external id rolls the accounts back with the rest.
+        const [inserted, accounts] = await Promise.all([
+          insertPaymentFlow(trx, workspaceId, { externalId: body.external_id, invoiceId, requestHash }),
+          ensurePaymentAccounts(
+            trx,
+            workspaceId,
+            planned.map((payment) => ({ userId: payment.user, currency: payment.currency })),
+          ),
+        ]);
+        const flow = inserted ?? taken();
         await insertPayments(
           trx,
           workspaceId,
