@@ -81,6 +81,22 @@ function summarize(latencies: number[], entries: number, errors: number): Figure
   };
 }
 
+/**
+ * Every run starts from the same quiet database: the servers' fold has drained what earlier runs
+ * queued, and a checkpoint has written their pages. Otherwise a run pays for the fold and the
+ * page writes of the runs before it (first use measured 807 entries/s after the hot phases,
+ * 1,160/s alone).
+ */
+async function quiet(sql: Sql): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const [{ queued }] = await sql<{ queued: number }[]>`select count(*)::int as queued from ledger_balance_queue`;
+    if (queued === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await sql`checkpoint`;
+}
+
 async function overHttp(sql: Sql, server: Server, load: Load): Promise<Figures> {
   let sent = 0;
   let answered = 0;
@@ -459,6 +475,7 @@ async function main() {
     const runs: Runs = {};
     const measure = async (phase: string, run: string, figures: () => Promise<Figures>) => {
       if ((PHASES && !PHASES.includes(phase)) || (RUNS && !run.includes(RUNS))) return;
+      await quiet(sql);
       console.log(`${phase}, ${run}: running for ${SECONDS} s`);
       const result = await figures();
       (runs[phase] ??= {})[run] = result;
@@ -554,6 +571,7 @@ function write(report: Report) {
     '',
     `\`make bench-ledger\`, ${new Date().toISOString().slice(0, 10)}: every phase in one run, ${report.seconds} s each, ` +
       `${report.cpus} cores shared by the load generator, the servers and PostgreSQL (fsync=${report.fsync}, synchronous_commit=${report.synchronousCommit}), pool ${report.pool}. ` +
+      'Each run starts once the balance fold has drained the runs before it and a checkpoint has written their pages. ' +
       'Entries are 2-line transfers over GraphQL unless the phase says otherwise, sent by autocannon (bench/support/load.ts); requests/s for the floor.',
     '',
     '| Phase, run | entries/s | p50 ms | p99 ms | errors | statements/entry | WAL records/entry | WAL bytes/entry | server RSS MiB | server CPU µs/entry | load generator CPU µs/entry | rest of the machine (PostgreSQL) CPU µs/entry | machine idle % | busy backends (mean), by wait |',
