@@ -61,6 +61,12 @@ const cases: [string, string, Record<string, unknown>][] = [
     }`,
     { ledger: { ik: 'jit' }, withId: false, skipIk: true },
   ],
+  [
+    'a cursor the list did not issue (an error a resolver throws)',
+    `query($l: LedgerMatchInput!) { ledger(ledger: $l) { ik ledgerAccounts(after: "bogus") { nodes { path } } } }`,
+    { l: { ik: 'jit' } },
+  ],
+  ['a root field that throws', `query { ledgers(after: "bogus") { nodes { ik } } }`, {}],
   ['a ledger that does not exist', `query($l: LedgerMatchInput!) { ledger(ledger: $l) { ik } }`, { l: { ik: 'nope' } }],
   ['a replayed posting', POST, { ik: 'first', entry: transfer('150') }],
   ['an ik clash', POST, { ik: 'first', entry: transfer('151') }],
@@ -77,10 +83,14 @@ describe('compiled execution', () => {
     const answers = [];
     // Interpreted, compiled on the second execution, then the compiled function again.
     for (let i = 0; i < 3; i++) answers.push(await call(query, variables));
-    // Variables that do not coerce fail the request; everything else answers data.
+    // Variables that do not coerce and throwing resolvers answer errors; everything else data.
     expect(Boolean(answers[0].errors), JSON.stringify(answers[0])).toBe(
-      /not an integer|wrong type|missing variable|input type lacks|null where/.test(name),
+      /not an integer|wrong type|missing variable|input type lacks|null where|throw/.test(name),
     );
+    // Errors of a field say where it is in the document, compiled or not.
+    for (const error of answers[2].errors ?? []) {
+      if (error.path) expect(error.locations, JSON.stringify(error)).toBeDefined();
+    }
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
   });

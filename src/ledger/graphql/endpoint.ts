@@ -11,6 +11,7 @@ import { createGqlContext, type GqlContext, type GqlServices } from '../context.
 import { compiledExecute } from './compiledExecution.js';
 import { createDocumentCache } from './documentCache.js';
 import { graphqlErrorBody, responseMediaType, transportError } from './errors.js';
+import { replacedError } from './replacedError.js';
 import { parseAndCheckParams, withCode } from './requests.js';
 import type { DocumentLimits } from './documentLimits.js';
 
@@ -90,16 +91,12 @@ function publicError(error: GraphQLError, requestId: string, log: Logger): Graph
   const expected = expectedFailure(original);
   if (expected) {
     const { violations: _violations, ...details } = expected.details ?? {};
-    return new GraphQLError(expected.message, {
-      nodes: error.nodes,
-      path: error.path,
+    return replacedError(error, expected.message, {
       extensions: { ...details, code: expected.code, retryable: expected.retryable },
     });
   }
   log.error('resolver failed', { request_id: requestId, path: error.path?.join('.'), error: original.stack });
-  return new GraphQLError(`Internal error (request id ${requestId}).`, {
-    nodes: error.nodes,
-    path: error.path,
+  return replacedError(error, `Internal error (request id ${requestId}).`, {
     extensions: { code: 'internal_error', retryable: true, request_id: requestId },
   });
 }

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { parseRequestParams, type Request } from 'graphql-http';
 import { findUnstorableText } from '../../core/text.js';
+import { replacedError } from './replacedError.js';
 
 // How a GraphQL request's parameters are read and its errors given a catalogue code, shared by
 // the server's endpoint and the ledger mock so that both answer a bad request with the same codes.
@@ -36,11 +37,7 @@ export function withCode(error: Readonly<GraphQLError | Error>): GraphQLError {
     : error.path
       ? 'internal_error'
       : 'graphql_validation_failed';
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
+  return replacedError(error, error.message, {
     originalError: error.originalError,
     extensions: { ...error.extensions, code },
   });
