@@ -19,6 +19,8 @@ export async function asMutationResult<T>(
     const expected = expectedFailure(error);
     if (expected) {
       const { code, message, retryable } = expected;
+      // The server's own trouble (the database away, a deadline): worth an operator's look.
+      if (expected.status >= 500) ctx.log.warn('mutation failed', { request_id: ctx.requestId, mutation, code });
       return {
         __typename: expected.status < 500 ? 'BadRequestError' : 'InternalError',
         code,

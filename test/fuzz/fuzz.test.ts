@@ -17,7 +17,7 @@ afterAll(() => db?.drop());
 
 describe(`fuzz: ${REQUESTS} bad requests, seed ${SEED} (replay one with FUZZ_SEED and bench/fuzz.ts --case N)`, () => {
   it('answers every one with a typed refusal: no 5xx, no internal error, a catalogue code on every error', () => {
-    expect(report.failures.slice(0, 10)).toEqual([]);
+    expect(report.failures.slice(0, 10), `the server logged:\n${report.serverTrouble.join('\n')}`).toEqual([]);
   });
 
   it('writes nothing: every table and every listing is as before', () => {

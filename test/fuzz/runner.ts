@@ -63,6 +63,8 @@ export type FuzzReport = {
     sandboxOperationsHit: number;
   };
   failures: Failure[];
+  /** What the server logged at warn or error level (the first few lines): why a request failed. */
+  serverTrouble: string[];
 };
 
 const RSS_SAMPLE_EVERY = 250;
@@ -171,6 +173,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       });
     }
     rss.push(rssMiB(tally.child.pid!));
+    report.serverTrouble = tally
+      .output()
+      .split('\n')
+      .filter((line) => /"level":"(warn|error)"/.test(line))
+      .slice(0, 10)
+      .map((line) => line.slice(0, 600));
 
     report.durationSeconds = Number(((performance.now() - started) / 1000).toFixed(1));
     latencies.sort((a, b) => a - b);
@@ -228,6 +236,7 @@ function emptyReport(options: FuzzOptions): FuzzReport {
       sandboxOperationsHit: 0,
     },
     failures: [],
+    serverTrouble: [],
   };
 }
 
