@@ -8,7 +8,6 @@ import { publicBase } from '../../http/publicBase.js';
 import type { Logger } from '../../observability/log.js';
 import { countGraphqlOperation, graphqlOperationName } from '../../observability/metrics.js';
 import { createGqlContext, type GqlContext, type GqlServices } from '../context.js';
-import { compiledExecute } from './compiledExecution.js';
 import { createDocumentCache } from './documentCache.js';
 import { graphqlErrorBody, responseMediaType, transportError } from './errors.js';
 import { replacedError } from './replacedError.js';
@@ -35,7 +34,6 @@ export function graphqlEndpoint(options: GraphqlEndpointOptions): Middleware<App
     schema: options.schema,
     parse: cache.parse,
     validate: cache.validate,
-    execute: compiledExecute(),
     parseRequestParams: parseAndCheckParams,
     context: (req) =>
       createGqlContext(
