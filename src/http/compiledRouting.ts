@@ -57,13 +57,18 @@ export function compileRouter(router: Router): (request: Request) => Route {
     const route = routeOf(request);
     if ('operation' in route) return route.operation;
     if (!strict) return undefined;
-    throw Error(
-      route.refused === 'notFound'
-        ? '404-notFound: no route matches request'
-        : '405-methodNotAllowed: this method is not registered for the route',
-    );
+    throw routingError(route.refused);
   }) as Router['matchOperation'];
   return routeOf;
+}
+
+/** openapi-backend's error for a request no operation takes: its message starts with 404 or 405. */
+export function routingError(refused: 'notFound' | 'methodNotAllowed'): Error {
+  return Error(
+    refused === 'notFound'
+      ? '404-notFound: no route matches request'
+      : '405-methodNotAllowed: this method is not registered for the route',
+  );
 }
 
 /**

@@ -8,7 +8,7 @@ import type {
   Request,
   ValidationResult,
 } from 'openapi-backend';
-import { copyQuery, type Route } from './compiledRouting.js';
+import { copyQuery, routingError, type Route } from './compiledRouting.js';
 
 // openapi-backend's handleRequest, for the hooks Tally registers, without its per-request
 // overhead: four parses of the request, lodash over parameters and security requirements, and a
@@ -46,13 +46,7 @@ export async function dispatchRequest(
     const notFound = handlers['404'] ?? handlers.notFound;
     const refusal =
       route.refused === 'methodNotAllowed' ? (handlers['405'] ?? handlers.methodNotAllowed ?? notFound) : notFound;
-    if (!refusal) {
-      throw Error(
-        route.refused === 'notFound'
-          ? '404-notFound: no route matches request'
-          : '405-methodNotAllowed: this method is not registered for the route',
-      );
-    }
+    if (!refusal) throw routingError(route.refused);
     return refusal(context, ...handlerArgs);
   }
 
