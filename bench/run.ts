@@ -190,6 +190,10 @@ async function main() {
       shared_preload_libraries: 'pg_stat_statements',
       'pg_stat_statements.track': 'all',
       'pg_stat_statements.track_planning': STATEMENTS ? 'on' : 'off',
+      // BENCH_PG_SETTINGS=name=value,name=value for experiments (synchronous_commit=off, say).
+      ...Object.fromEntries(
+        (process.env.BENCH_PG_SETTINGS?.split(',') ?? []).map((setting) => setting.split('=') as [string, string]),
+      ),
     },
   });
   const servers: Server[] = [];

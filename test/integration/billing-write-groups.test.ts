@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/core/ids.js';
 import { checkBillingReferences } from '../../src/db/billingChecks.js';
+import {
+  createInvoiceRow,
+  createInvoiceRows,
+  type CreateInvoiceOutcome,
+  type InvoiceCreateCall,
+  type InvoiceItemInput,
+} from '../../src/db/invoices.js';
 import { rest } from '../support/rest.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
@@ -165,5 +173,151 @@ describe('group commit of billing writes', () => {
     const [count] = await server.db.sql<{ n: number }[]>`
       select count(*)::int as n from invoice_line_items where workspace_id = ${grouped.workspaceId} and invoice_id = 'inv-twin'`;
     expect(count.n).toBe(1);
+  });
+
+  it('create_invoices answers every call of one group as create_invoice answers it alone', async () => {
+    // One statement for the whole group, in each case create_invoice decides alone: a taken id
+    // wins over a bad product, an unknown product over an unknown user, a user first named in
+    // the group is created once (with the earliest call's planned id), a refused call leaves nothing.
+    const world = async (workspace: TestWorkspace) => {
+      const [ids] = await server.db.sql<{ product: string; user: string }[]>`
+        select (select id from products where workspace_id = ${workspace.workspaceId} and code = 'beans') as product,
+               (select id from billing_users where workspace_id = ${workspace.workspaceId} and external_id = 'u0') as user`;
+      return ids;
+    };
+    const item = (
+      position: number,
+      product: string,
+      user: { id: string } | { externalId: string },
+    ): InvoiceItemInput => ({
+      id: newId('li'),
+      position,
+      type: 'payin',
+      product_ref: product,
+      user_id: 'id' in user ? user.id : null,
+      user_external_id: 'externalId' in user ? user.externalId : null,
+      new_user_id: newId('user'),
+      description: `item ${position}`,
+      currency: 'USD',
+      unit_price: '123456789012345678901234567',
+      quantity: 2,
+      amount: '246913578024691357802469134',
+      tags: [{ key: 'at', value: String(position) }],
+    });
+    const callsFor = (workspace: TestWorkspace, known: { product: string; user: string }): InvoiceCreateCall[] => {
+      const call = (invoiceId: string, items: InvoiceItemInput[]) => ({
+        workspaceId: workspace.workspaceId,
+        invoiceId,
+        tags: [],
+        requestHash: `hash-${invoiceId}`,
+        items,
+      });
+      return [
+        call('set-1', [item(1, 'beans', { externalId: 'shared' }), item(2, known.product, { id: known.user })]),
+        call('set-2', [item(1, known.product, { externalId: 'shared' })]),
+        call('open', [item(1, 'no-such-product', { externalId: 'never-taken' })]),
+        call('set-bad-product', [
+          item(1, 'beans', { id: UNKNOWN_USER }),
+          item(2, 'gone', { externalId: 'never-product' }),
+          item(3, 'gone-too', { externalId: 'never-product' }),
+        ]),
+        call('set-bad-user', [
+          item(1, 'beans', { id: UNKNOWN_USER }),
+          item(2, 'beans', { externalId: 'never-user' }),
+          item(3, 'beans', { id: UNKNOWN_USER }),
+        ]),
+        call('set-3', [item(1, 'beans', { externalId: 'shared' }), item(2, 'beans', { externalId: 'solo' })]),
+      ];
+    };
+    const groupCalls = callsFor(grouped, await world(grouped));
+    const aloneCalls = callsFor(alone, await world(alone));
+    const together = await createInvoiceRows(server.db.sql, groupCalls);
+    const oneByOne: CreateInvoiceOutcome[] = [];
+    for (const call of aloneCalls) oneByOne.push(await createInvoiceRow(server.db.sql, call));
+
+    // Comparable across workspaces: outcomes, refused indexes, and what each reference resolved to, ids aside.
+    const shape = (answer: (typeof together)[number]) => {
+      if (typeof answer === 'symbol' || answer.outcome !== 'created') return answer;
+      const names = (map: Record<string, [string, string]>) =>
+        Object.entries(map)
+          .map(([key, [, name]]) => `${key.startsWith('id:') ? 'id' : key}=${name}`)
+          .sort();
+      return {
+        outcome: answer.outcome,
+        users: names(answer.users),
+        products: Object.values(answer.products).map(([, code]) => code),
+      };
+    };
+    expect(together.map(shape)).toEqual(oneByOne.map(shape));
+    expect(together.map((answer) => (typeof answer === 'symbol' ? 'alone' : answer.outcome))).toEqual([
+      'created',
+      'created',
+      'taken',
+      'unknown_product',
+      'unknown_user',
+      'created',
+    ]);
+    expect(together[3]).toEqual({ outcome: 'unknown_product', indexes: [1, 2] });
+    expect(together[4]).toEqual({ outcome: 'unknown_user', indexes: [0, 2] });
+
+    // The user the group first named is one row, with the planned id of its first mention.
+    const [shared] = await server.db.sql<{ id: string }[]>`
+      select id from billing_users where workspace_id = ${grouped.workspaceId} and external_id = 'shared'`;
+    expect(shared.id).toBe(groupCalls[0].items[0].new_user_id);
+    const created = together[1] as Extract<CreateInvoiceOutcome, { outcome: 'created' }>;
+    expect(created.users['ext:shared']).toEqual([shared.id, 'shared']);
+
+    for (const workspace of [grouped, alone]) {
+      const rows = await server.db.sql<
+        { invoiceId: string; position: number; userExternalId: string; amount: string; tags: unknown }[]
+      >`
+        select li.invoice_id as "invoiceId", li.position, u.external_id as "userExternalId", li.amount::text as amount, li.tags
+        from invoice_line_items li join billing_users u on u.workspace_id = li.workspace_id and u.id = li.user_id
+        where li.workspace_id = ${workspace.workspaceId} and li.invoice_id like 'set-%' order by 1, 2`;
+      expect(rows).toEqual([
+        {
+          invoiceId: 'set-1',
+          position: 1,
+          userExternalId: 'shared',
+          amount: '246913578024691357802469134',
+          tags: [{ key: 'at', value: '1' }],
+        },
+        {
+          invoiceId: 'set-1',
+          position: 2,
+          userExternalId: 'u0',
+          amount: '246913578024691357802469134',
+          tags: [{ key: 'at', value: '2' }],
+        },
+        {
+          invoiceId: 'set-2',
+          position: 1,
+          userExternalId: 'shared',
+          amount: '246913578024691357802469134',
+          tags: [{ key: 'at', value: '1' }],
+        },
+        {
+          invoiceId: 'set-3',
+          position: 1,
+          userExternalId: 'shared',
+          amount: '246913578024691357802469134',
+          tags: [{ key: 'at', value: '1' }],
+        },
+        {
+          invoiceId: 'set-3',
+          position: 2,
+          userExternalId: 'solo',
+          amount: '246913578024691357802469134',
+          tags: [{ key: 'at', value: '2' }],
+        },
+      ]);
+      const [left] = await server.db.sql<{ invoices: number; users: number }[]>`
+        select (select count(*)::int from invoices where workspace_id = ${workspace.workspaceId}
+                  and id in ('set-bad-product', 'set-bad-user')) as invoices,
+               (select count(*)::int from billing_users where workspace_id = ${workspace.workspaceId}
+                  and external_id in ('never-taken', 'never-product', 'never-user')) as users`;
+      expect(left).toEqual({ invoices: 0, users: 0 });
+    }
+    expect(await checkBillingReferences(server.db.sql)).toEqual([]);
   });
 });
