@@ -58,6 +58,17 @@ export type SqlRefusal = { name: SqlRefusalName; detail: string | undefined };
 export type GroupedCallError = { error_code: string | null; error_detail: string | null };
 
 /**
+ * The rows of a grouped write, checked to answer every call once, in call order (`n`, 1-based):
+ * a statement that answered otherwise throws, so that the group's calls are written alone.
+ */
+export function oneRowPerCall<Row extends { n: number }>(rows: readonly Row[], calls: number): readonly Row[] {
+  if (rows.length !== calls || rows.some((row, index) => row.n !== index + 1)) {
+    throw new Error(`A grouped write answered ${rows.length} rows for ${calls} calls, out of order or incomplete.`);
+  }
+  return rows;
+}
+
+/**
  * A grouped call's answer as the call alone would get it: its row's result, the outcome of the
  * refusal it raised, or WRITE_ALONE for any other error (a deadlock, say), to be retried alone.
  */

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/billing.js';
 import type { Tag } from '../core/billingTags.js';
-import { groupedCallAnswer, sqlRefusal, type GroupedCallError, type SqlRefusal } from './errors.js';
+import { groupedCallAnswer, oneRowPerCall, sqlRefusal, type GroupedCallError, type SqlRefusal } from './errors.js';
 import { WRITE_ALONE } from './groupCommit.js';
 import { jsonb } from './json.js';
 import type { Db, Sql } from './sql.js';
@@ -270,9 +270,9 @@ export async function createInvoiceRows(
   db: Db,
   calls: readonly InvoiceCreateCall[],
 ): Promise<(CreateInvoiceOutcome | typeof WRITE_ALONE)[]> {
-  const rows = await db<(CreateInvoiceRow & GroupedCallError)[]>`
+  const rows = await db<(CreateInvoiceRow & GroupedCallError & { n: number })[]>`
     /* createInvoiceRows */
-    select outcome, invoice_created as created, users, products, error_code, error_detail
+    select n, outcome, invoice_created as created, users, products, error_code, error_detail
     from create_invoices(${jsonb(
       db,
       calls.map((call) => ({
@@ -283,7 +283,7 @@ export async function createInvoiceRows(
         items: call.items,
       })),
     )})`;
-  return rows.map((row) => groupedCallAnswer(row, createAnswer, createRefusal));
+  return oneRowPerCall(rows, calls.length).map((row) => groupedCallAnswer(row, createAnswer, createRefusal));
 }
 
 function createAnswer(row: CreateInvoiceRow): CreateInvoiceOutcome {

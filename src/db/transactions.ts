@@ -1,6 +1,6 @@
 import type { Tag } from '../core/billingTags.js';
 import { newId } from '../core/ids.js';
-import { groupedCallAnswer, sqlRefusal, type GroupedCallError, type SqlRefusal } from './errors.js';
+import { groupedCallAnswer, oneRowPerCall, sqlRefusal, type GroupedCallError, type SqlRefusal } from './errors.js';
 import { WRITE_ALONE } from './groupCommit.js';
 import { jsonb } from './json.js';
 import type { Db } from './sql.js';
@@ -175,11 +175,11 @@ export async function syncTransactionRows(
   db: Db,
   calls: readonly SyncCall[],
 ): Promise<(SyncOutcome | typeof WRITE_ALONE)[]> {
-  const rows = await db<(SyncRow & GroupedCallError)[]>`
+  const rows = await db<(SyncRow & GroupedCallError & { n: number })[]>`
     /* syncTransactionRows */
-    select outcome, tx_posted as posted, tx_created as created, account, users, error_code, error_detail
+    select n, outcome, tx_posted as posted, tx_created as created, account, users, error_code, error_detail
     from sync_transactions(${jsonb(db, calls.map(syncArguments))})`;
-  return rows.map((row) => groupedCallAnswer(row, syncAnswer, syncRefusal));
+  return oneRowPerCall(rows, calls.length).map((row) => groupedCallAnswer(row, syncAnswer, syncRefusal));
 }
 
 const syncArguments = ({ workspaceId, transaction, account, allocations }: SyncCall) => ({

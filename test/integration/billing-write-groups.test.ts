@@ -8,6 +8,14 @@ import {
   type InvoiceCreateCall,
   type InvoiceItemInput,
 } from '../../src/db/invoices.js';
+import {
+  syncTransactionRow,
+  syncTransactionRows,
+  type AccountRef,
+  type AllocationToSync,
+  type SyncCall,
+  type SyncOutcome,
+} from '../../src/db/transactions.js';
 import { rest } from '../support/rest.js';
 import { startTestServer, type TestServer, type TestWorkspace } from '../support/server.js';
 
@@ -317,6 +325,139 @@ describe('group commit of billing writes', () => {
                (select count(*)::int from billing_users where workspace_id = ${workspace.workspaceId}
                   and external_id in ('never-taken', 'never-product', 'never-user')) as users`;
       expect(left).toEqual({ invoices: 0, users: 0 });
+    }
+    expect(await checkBillingReferences(server.db.sql)).toEqual([]);
+  });
+
+  it('sync_transactions answers every call of one group as sync_transaction answers it alone', async () => {
+    // Each check sync_transaction makes, in its order, decides one call of a single group; the
+    // group's new bank accounts and users are created once, and a refused call writes nothing.
+    const world = async (workspace: TestWorkspace) => {
+      expect((await call(workspace, 'POST', '/transactions', sync('seed'))).status).toBe(201);
+      expect((await call(workspace, 'POST', '/invoices', invoice('flowing', 'u-flow', '300'))).status).toBe(201);
+      const flow = { external_id: 'flow-g', invoice: { id: 'flowing' }, type: 'single_invoice_settlement' };
+      expect((await call(workspace, 'POST', '/payment-flows', flow)).status).toBe(201);
+      const [ids] = await server.db.sql<{ bank: string; user: string }[]>`
+        select (select id from external_accounts where workspace_id = ${workspace.workspaceId} and external_id = 'bank-seed') as bank,
+               (select id from billing_users where workspace_id = ${workspace.workspaceId} and external_id = 'payer-seed') as user`;
+      return ids;
+    };
+    const allocation = (
+      position: number,
+      invoiceId: string,
+      user: { id: string } | { externalId: string },
+      amount = '10',
+    ): AllocationToSync => ({
+      id: newId('alloc'),
+      position,
+      invoice_id: invoiceId,
+      user_id: 'id' in user ? user.id : null,
+      user_external_id: 'externalId' in user ? user.externalId : null,
+      new_user_id: newId('user'),
+      type: 'invoice_payin',
+      amount,
+    });
+    const newBank = (externalId: string): AccountRef => ({ external_id: externalId, new_id: newId('ext_account') });
+    const callsFor = (workspace: TestWorkspace, known: { bank: string; user: string }): SyncCall[] => {
+      const syncCall = (externalId: string, account: AccountRef, allocations: AllocationToSync[], amount = '100') => ({
+        workspaceId: workspace.workspaceId,
+        transaction: {
+          id: newId('txn'),
+          externalId,
+          amount,
+          currency: 'USD' as const,
+          posted: '2026-11-05T10:00:00+05:30',
+          tags: [],
+          allocated: allocations.reduce((sum, a) => sum + BigInt(a.amount), 0n).toString(),
+          requestHash: `hash-${externalId}`,
+        },
+        account,
+        allocations,
+      });
+      return [
+        syncCall('g-new', newBank('bank-shared'), [
+          allocation(1, 'open', { externalId: 'payer-shared' }),
+          allocation(2, 'open', { id: known.user }),
+        ]),
+        syncCall('g-by-id', { id: known.bank, external_id: 'bank-seed' }, [
+          allocation(1, 'open', { externalId: 'payer-shared' }),
+        ]),
+        syncCall('g-same-bank', newBank('bank-shared'), []),
+        syncCall('seed', newBank('bank-never-taken'), [allocation(1, 'missing', { externalId: 'never-taken' })]),
+        syncCall('g-follow', { id: 'ext_account_00000000000000000000000000' }, [
+          allocation(1, 'flowing', { externalId: 'never-follow' }),
+        ]),
+        syncCall('g-no-bank', { id: 'ext_account_00000000000000000000000000' }, [
+          allocation(1, 'missing', { id: UNKNOWN_USER }),
+        ]),
+        syncCall('g-other-bank', { id: known.bank, external_id: 'bank-other' }, []),
+        syncCall('g-no-invoice', newBank('bank-never-invoice'), [
+          allocation(1, 'open', { id: UNKNOWN_USER }),
+          allocation(2, 'missing', { externalId: 'never-invoice' }),
+        ]),
+        syncCall('g-no-user', newBank('bank-never-user'), [
+          allocation(1, 'open', { externalId: 'never-user' }),
+          allocation(2, 'open', { id: UNKNOWN_USER }),
+        ]),
+        syncCall('g-too-much', newBank('bank-never-much'), [
+          allocation(1, 'open', { externalId: 'never-much' }, '101'),
+        ]),
+      ];
+    };
+    const groupCalls = callsFor(grouped, await world(grouped));
+    const aloneCalls = callsFor(alone, await world(alone));
+    const together = await syncTransactionRows(server.db.sql, groupCalls);
+    const oneByOne: SyncOutcome[] = [];
+    for (const syncCall of aloneCalls) oneByOne.push(await syncTransactionRow(server.db.sql, syncCall));
+
+    const shape = (answer: (typeof together)[number]) => {
+      if (typeof answer === 'symbol' || answer.outcome !== 'created') return answer;
+      const users = Object.entries(answer.users).map(
+        ([key, [, name]]) => `${key.startsWith('id:') ? 'id' : key}=${name}`,
+      );
+      return { outcome: answer.outcome, bank: answer.account.externalId, users: users.sort(), posted: answer.posted };
+    };
+    expect(together.map(shape)).toEqual(oneByOne.map(shape));
+    expect(together.map((answer) => (typeof answer === 'symbol' ? 'alone' : answer.outcome))).toEqual([
+      'created',
+      'created',
+      'created',
+      'taken',
+      'follow',
+      'unknown_account',
+      'unknown_account',
+      'unknown_invoice',
+      'unknown_user',
+      'over_allocated',
+    ]);
+    expect(together[6]).toEqual({ outcome: 'unknown_account', externalIdFound: 'bank-seed' });
+    expect(together[7]).toEqual({ outcome: 'unknown_invoice', indexes: [1] });
+    expect(together[8]).toEqual({ outcome: 'unknown_user', indexes: [1] });
+
+    const [shared] = await server.db.sql<{ bank: string; user: string }[]>`
+      select (select id from external_accounts where workspace_id = ${grouped.workspaceId} and external_id = 'bank-shared') as bank,
+             (select id from billing_users where workspace_id = ${grouped.workspaceId} and external_id = 'payer-shared') as user`;
+    expect(shared).toEqual({
+      bank: (groupCalls[0].account as { new_id: string }).new_id,
+      user: groupCalls[0].allocations[0].new_user_id,
+    });
+    for (const workspace of [grouped, alone]) {
+      const rows = await server.db.sql<{ externalId: string; bank: string; allocations: number }[]>`
+        select t.external_id as "externalId", x.external_id as bank,
+               (select count(*)::int from allocations a where a.workspace_id = t.workspace_id and a.transaction_id = t.id) as allocations
+        from billing_transactions t join external_accounts x on x.workspace_id = t.workspace_id and x.id = t.account_id
+        where t.workspace_id = ${workspace.workspaceId} and t.external_id like 'g-%' order by 1`;
+      expect(rows).toEqual([
+        { externalId: 'g-by-id', bank: 'bank-seed', allocations: 1 },
+        { externalId: 'g-new', bank: 'bank-shared', allocations: 2 },
+        { externalId: 'g-same-bank', bank: 'bank-shared', allocations: 0 },
+      ]);
+      const [left] = await server.db.sql<{ banks: number; users: number }[]>`
+        select (select count(*)::int from external_accounts where workspace_id = ${workspace.workspaceId}
+                  and external_id like 'bank-never-%') as banks,
+               (select count(*)::int from billing_users where workspace_id = ${workspace.workspaceId}
+                  and external_id like 'never-%') as users`;
+      expect(left).toEqual({ banks: 0, users: 0 });
     }
     expect(await checkBillingReferences(server.db.sql)).toEqual([]);
   });

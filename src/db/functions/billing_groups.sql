@@ -1,30 +1,188 @@
 -- Group commit of billing writes: several calls of one write in one statement and one commit,
 -- each answered in its row as it would be alone (a refusal as its SQLSTATE and detail).
 
--- Syncs: each call of sync_transaction runs in its own subtransaction (an exception block), so a
--- call that raises undoes only its own writes; the others write as they would alone, in the
--- order given. The server keeps a group well under 64 calls, the subtransactions a backend
--- tracks before its snapshots overflow.
-
+-- Syncs, set-based: one statement per step for every call of the group, as sync_transaction
+-- takes them for one call. The checks read first and decide each call in sync_transaction's
+-- order: 'taken' (its external id is held), 'follow' (a payment flow exists on an invoice it
+-- pays), then the refusals unknown_account (TL006, detail: the external id the account has, or
+-- empty), unknown_invoice (TL007) and unknown_user (TL004) with the failing allocations' indexes,
+-- over_allocated (TL008). Only the calls that pass write: accounts and users first named by
+-- an external id (the earliest call's planned id wins), the transactions in key order, their
+-- allocations. A concurrent sync that took an external id since makes the insert fail the
+-- whole statement: the server then syncs each call alone, as external_id_taken answers it.
 create or replace function sync_transactions(p_calls jsonb)
 returns table (n integer, outcome text, tx_posted timestamptz, tx_created timestamptz, account jsonb, users jsonb,
                error_code text, error_detail text)
-language plpgsql as $$
+language plpgsql
+set plan_cache_mode = force_generic_plan
+as $$
+#variable_conflict use_column
 declare
-  v_call jsonb;
+  -- Per call, in call order: its verdict ('taken', 'follow', a refusal's SQLSTATE, or null to write).
+  c_verdicts text[];
+  c_details text[];
+  v_live integer[];
+  -- Per allocation, in (call, allocation) order.
+  a_calls integer[];
+  a_indexes integer[];
+  a_workspaces text[];
+  a_ids text[];
+  a_positions integer[];
+  a_invoices text[];
+  a_user_ids text[];
+  a_external_ids text[];
+  a_new_user_ids text[];
+  a_types text[];
+  a_amounts numeric[];
+  a_invoice_found boolean[];
+  a_user_known boolean[];
+  a_follows boolean[];
+  a_resolved_user_ids text[];
 begin
-  for v_call, n in select c, i from jsonb_array_elements(p_calls) with ordinality as t(c, i) loop
-    begin
-      select s.outcome, s.tx_posted, s.tx_created, s.account, s.users
-      into outcome, tx_posted, tx_created, account, users
-      from sync_transaction(v_call->>'workspace_id', v_call->'transaction', v_call->'account', v_call->'allocations') s;
-      error_code := null; error_detail := null;
-    exception when others then
-      get stacked diagnostics error_code = returned_sqlstate, error_detail = pg_exception_detail;
-      outcome := null; tx_posted := null; tx_created := null; account := null; users := null;
-    end;
-    return next;
-  end loop;
+  -- 1. Allocations, with whether each names an invoice, a user id that exist and an invoice a
+  -- payment flow is on; each distinct key probed once (fenced: see billing_users.sql).
+  with allocation as (
+    select c.n::integer as n, c.value->>'workspace_id' as workspace_id, t.*
+    from jsonb_array_elements(p_calls) with ordinality as c(value, n)
+    cross join lateral rows from (jsonb_to_recordset(c.value->'allocations') as (id text, position integer, invoice_id text,
+      user_id text, user_external_id text, new_user_id text, type text, amount numeric)) with ordinality
+      as t(id, position, invoice_id, user_id, user_external_id, new_user_id, type, amount, k)
+  ), invoice as (
+    select r.workspace_id, r.id, exists (select 1 from invoices i where i.workspace_id = r.workspace_id and i.id = r.id) as found,
+           exists (select 1 from payment_flows f where f.workspace_id = r.workspace_id and f.invoice_id = r.id) as follows
+    from (select distinct a.workspace_id, a.invoice_id as id from allocation a) r
+  ), named_user as (
+    select r.workspace_id, r.id, u.external_id
+    from (select distinct a.workspace_id, a.user_id as id from allocation a where a.user_id is not null) r
+    cross join lateral (select u.external_id from billing_users u where u.workspace_id = r.workspace_id and u.id = r.id offset 0) u
+  ), resolved as (
+    select a.*, i.found, i.follows, u.external_id as known_external_id, a.user_id is null or u.id is not null as user_known
+    from allocation a
+    join invoice i on i.workspace_id = a.workspace_id and i.id = a.invoice_id
+    left join named_user u on u.workspace_id = a.workspace_id and u.id = a.user_id
+    order by a.n, a.k
+  )
+  select array_agg(n), array_agg((k - 1)::integer), array_agg(workspace_id), array_agg(id), array_agg(position),
+         array_agg(invoice_id), array_agg(user_id), array_agg(coalesce(known_external_id, user_external_id)),
+         array_agg(new_user_id), array_agg(type), array_agg(amount), array_agg(found), array_agg(user_known),
+         array_agg(follows)
+  into a_calls, a_indexes, a_workspaces, a_ids, a_positions, a_invoices, a_user_ids, a_external_ids, a_new_user_ids,
+       a_types, a_amounts, a_invoice_found, a_user_known, a_follows
+  from resolved;
+
+  -- 2. Each call's verdict.
+  with call as (
+    select c.n::integer as n, c.value->>'workspace_id' as workspace_id, c.value->'transaction' as tx, c.value->'account' as account
+    from jsonb_array_elements(p_calls) with ordinality as c(value, n)
+  ), allocated as (
+    select m.n, bool_or(m.follows) as follows,
+           jsonb_agg(m.k order by m.k) filter (where not m.found) as missing_invoices,
+           jsonb_agg(m.k order by m.k) filter (where not m.known) as missing_users,
+           sum(m.amount) as total
+    from unnest(a_calls, a_indexes, a_invoice_found, a_user_known, a_follows, a_amounts) as m(n, k, found, known, follows, amount)
+    group by m.n
+  ), judged as (
+    select c.n,
+           case when exists (select 1 from billing_transactions t
+                             where t.workspace_id = c.workspace_id and t.external_id = c.tx->>'external_id') then 'taken'
+                when coalesce(a.follows, false) then 'follow'
+                when c.account ? 'id' and (x.id is null or (c.account ? 'external_id' and x.external_id <> c.account->>'external_id'))
+                  then 'TL006'
+                when a.missing_invoices is not null then 'TL007'
+                when a.missing_users is not null then 'TL004'
+                when coalesce(a.total, 0) > abs((c.tx->>'amount')::numeric) then 'TL008'
+           end as verdict,
+           x.external_id as account_external_id, a.missing_invoices, a.missing_users
+    from call c
+    left join allocated a on a.n = c.n
+    left join lateral (select x.id, x.external_id from external_accounts x
+                       where c.account ? 'id' and x.workspace_id = c.workspace_id and x.id = c.account->>'id') x on true
+  )
+  select array_agg(j.verdict order by j.n),
+         array_agg(case j.verdict when 'TL006' then coalesce(j.account_external_id, '') when 'TL007' then j.missing_invoices::text
+                                  when 'TL004' then j.missing_users::text when 'TL008' then '' end order by j.n)
+  into c_verdicts, c_details
+  from judged j;
+  v_live := array(select o::integer from unnest(c_verdicts) with ordinality as v(verdict, o) where v.verdict is null order by o);
+
+  -- 3. Writes of the calls that pass.
+  insert into external_accounts (workspace_id, id, external_id)
+  select distinct on (p_calls->(o - 1)->>'workspace_id', p_calls->(o - 1)->'account'->>'external_id')
+         p_calls->(o - 1)->>'workspace_id', p_calls->(o - 1)->'account'->>'new_id', p_calls->(o - 1)->'account'->>'external_id'
+  from unnest(v_live) o
+  where not p_calls->(o - 1)->'account' ? 'id'
+  order by p_calls->(o - 1)->>'workspace_id', p_calls->(o - 1)->'account'->>'external_id', o
+  on conflict (workspace_id, external_id) do nothing;
+
+  insert into billing_users (workspace_id, id, external_id)
+  select distinct on (m.workspace_id, m.external_id) m.workspace_id, m.new_user_id, m.external_id
+  from unnest(a_calls, a_workspaces, a_user_ids, a_external_ids, a_new_user_ids) with ordinality
+         as m(n, workspace_id, user_id, external_id, new_user_id, k)
+  where m.user_id is null and m.n = any(v_live)
+  order by m.workspace_id, m.external_id, m.k
+  on conflict (workspace_id, external_id) do nothing;
+
+  -- Allocations naming their user by external id learn its id.
+  with external as (
+    select r.workspace_id, r.external_id, u.id
+    from (select distinct m.workspace_id, m.external_id
+          from unnest(a_calls, a_workspaces, a_user_ids, a_external_ids) as m(n, workspace_id, user_id, external_id)
+          where m.user_id is null and m.n = any(v_live)) r
+    cross join lateral (select u.id from billing_users u
+                        where u.workspace_id = r.workspace_id and u.external_id = r.external_id offset 0) u
+  )
+  select array_agg(coalesce(m.user_id, x.id) order by m.k) into a_resolved_user_ids
+  from unnest(a_workspaces, a_user_ids, a_external_ids) with ordinality as m(workspace_id, user_id, external_id, k)
+  left join external x on m.user_id is null and x.workspace_id = m.workspace_id and x.external_id = m.external_id;
+
+  return query
+    with live as (
+      select o as n, p_calls->(o - 1)->>'workspace_id' as workspace_id, p_calls->(o - 1)->'transaction' as tx,
+             p_calls->(o - 1)->'account' as account
+      from unnest(v_live) o
+    ), bank as (
+      select l.n, x.id, x.external_id from live l
+      cross join lateral (select x.id, x.external_id from external_accounts x
+                          where x.workspace_id = l.workspace_id
+                            and (case when l.account ? 'id' then x.id = l.account->>'id'
+                                      else x.external_id = l.account->>'external_id' end)
+                          offset 0) x
+    ), written as (
+      insert into billing_transactions as t (workspace_id, id, external_id, account_id, amount, currency, posted, tags,
+                                             allocated, request_hash)
+      select l.workspace_id, l.tx->>'id', l.tx->>'external_id', b.id, (l.tx->>'amount')::numeric, l.tx->>'currency',
+             (l.tx->>'posted')::timestamptz, l.tx->'tags', (l.tx->>'allocated')::numeric, l.tx->>'request_hash'
+      -- An account gone since the checks leaves account_id null: the statement fails, each call goes alone.
+      from live l left join bank b on b.n = l.n
+      order by l.workspace_id, l.tx->>'external_id'
+      returning t.workspace_id, t.id, t.posted, t.created
+    ), allocated as (
+      insert into allocations (workspace_id, id, transaction_id, position, invoice_id, user_id, type, amount)
+      select m.workspace_id, m.id, p_calls->(m.n - 1)->'transaction'->>'id', m.position, m.invoice_id, m.user_id, m.type, m.amount
+      from unnest(a_calls, a_workspaces, a_ids, a_positions, a_invoices, a_resolved_user_ids, a_types, a_amounts)
+             as m(n, workspace_id, id, position, invoice_id, user_id, type, amount)
+      where m.n = any(v_live)
+    ), named as (
+      select m.n,
+             jsonb_object_agg(case when m.user_id is not null then 'id:' || m.user_id else 'ext:' || m.external_id end,
+                              jsonb_build_array(m.resolved_user_id, m.external_id)) as users
+      from unnest(a_calls, a_user_ids, a_resolved_user_ids, a_external_ids) as m(n, user_id, resolved_user_id, external_id)
+      where m.n = any(v_live)
+      group by m.n
+    )
+    select l.n, 'created'::text, w.posted, w.created, jsonb_build_array(b.id, b.external_id), coalesce(u.users, '{}'),
+           null::text, null::text
+    from live l
+    join bank b on b.n = l.n
+    join written w on w.workspace_id = l.workspace_id and w.id = l.tx->>'id'
+    left join named u on u.n = l.n
+    union all
+    select v.o::integer, v.verdict, null, null, null, null, null, null
+    from unnest(c_verdicts) with ordinality as v(verdict, o) where v.verdict in ('taken', 'follow')
+    union all
+    select v.o::integer, null, null, null, null, null, v.verdict, v.detail
+    from unnest(c_verdicts, c_details) with ordinality as v(verdict, detail, o) where v.verdict like 'TL%'
+    order by 1;
 end
 $$;
 
