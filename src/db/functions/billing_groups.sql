@@ -273,8 +273,8 @@ begin
     from item t
     join product p on p.workspace_id = t.workspace_id and p.ref = t.product_ref
     left join named_user u on u.workspace_id = t.workspace_id and u.id = t.user_id
-    order by t.n, t.position
   )
+  -- One pass, so the arrays stay aligned item by item (in whatever order the join gives).
   select array_agg(n), array_agg(workspace_id), array_agg(invoice_id), array_agg(id), array_agg(position), array_agg(type),
          array_agg(product_ref), array_agg(user_id), array_agg(coalesce(known_external_id, user_external_id)),
          array_agg(new_user_id), array_agg(description), array_agg(currency), array_agg(unit_price), array_agg(quantity),
@@ -306,10 +306,10 @@ begin
 
   insert into billing_users (workspace_id, id, external_id)
   select distinct on (m.workspace_id, m.external_id) m.workspace_id, m.new_user_id, m.external_id
-  from unnest(i_calls, i_workspaces, i_user_ids, i_external_ids, i_new_user_ids) with ordinality
-         as m(n, workspace_id, user_id, external_id, new_user_id, k)
+  from unnest(i_calls, i_positions, i_workspaces, i_user_ids, i_external_ids, i_new_user_ids)
+         as m(n, position, workspace_id, user_id, external_id, new_user_id)
   where m.user_id is null and m.n = any(v_live)
-  order by m.workspace_id, m.external_id, m.k
+  order by m.workspace_id, m.external_id, m.n, m.position
   on conflict (workspace_id, external_id) do nothing;
 
   -- Items naming their user by external id learn its id.
@@ -336,17 +336,23 @@ begin
   where m.n = any(v_live);
 
   return query
-    select o, 'created'::text, v_created[array_position(v_claimed, o)], coalesce(a.users, '{}'), coalesce(a.products, '{}'),
+    select o, 'created'::text, v_created[array_position(v_claimed, o)], coalesce(a.users, '{}'), coalesce(b.products, '{}'),
            null::text, null::text
     from unnest(v_live) o
-    left join (select m.n,
-                 jsonb_object_agg(case when m.user_id is not null then 'id:' || m.user_id else 'ext:' || m.external_id end,
-                                  jsonb_build_array(m.resolved_user_id, m.external_id)) as users,
-                 jsonb_object_agg(m.ref, jsonb_build_array(m.product_id, m.product_code)) as products
-          from unnest(i_calls, i_user_ids, i_resolved_user_ids, i_external_ids, i_product_refs, i_product_ids,
-                      i_product_codes) as m(n, user_id, resolved_user_id, external_id, ref, product_id, product_code)
-          where m.n = any(v_live)
-          group by m.n) a on a.n = o
+    -- Each call's references, each once: [id, external id] per user, [id, code] per product.
+    left join (select u.n, jsonb_object_agg(u.key, jsonb_build_array(u.id, u.external_id)) as users
+               from (select distinct m.n,
+                            case when m.user_id is not null then 'id:' || m.user_id else 'ext:' || m.external_id end as key,
+                            m.resolved_user_id as id, m.external_id
+                     from unnest(i_calls, i_user_ids, i_resolved_user_ids, i_external_ids)
+                            as m(n, user_id, resolved_user_id, external_id)
+                     where m.n = any(v_live)) u
+               group by u.n) a on a.n = o
+    left join (select p.n, jsonb_object_agg(p.ref, jsonb_build_array(p.id, p.code)) as products
+               from (select distinct m.n, m.ref, m.id, m.code
+                     from unnest(i_calls, i_product_refs, i_product_ids, i_product_codes) as m(n, ref, id, code)
+                     where m.n = any(v_live)) p
+               group by p.n) b on b.n = o
     union all
     select r.n, null, null, null, null, r.code, r.detail from unnest(v_refused, v_codes, v_details) as r(n, code, detail)
     union all
