@@ -1,6 +1,8 @@
+import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import { checkBillingReferences } from '../../src/db/billingChecks.js';
+import { transaction } from '../../src/db/rollback.js';
 import {
   createInvoiceRow,
   createInvoiceRows,
@@ -460,5 +462,131 @@ describe('group commit of billing writes', () => {
       expect(left).toEqual({ banks: 0, users: 0 });
     }
     expect(await checkBillingReferences(server.db.sql)).toEqual([]);
+  });
+
+  it('reads what a write names by key: no statement of the invoice creates or syncs, grouped or alone, scans a table whole', async () => {
+    // A generic plan may hash a whole table for an exists() over the calls' keys (syncs slowed
+    // as invoices grew, 2,235 -> 1,371/s). Tables big enough for index probes to be the plan
+    // of choice; the transaction's own counters tell whether any statement scanned one instead.
+    const [workspace] = await server.db.sql<{ id: string }[]>`select ${grouped.workspaceId}::text as id`;
+    await server.db.sql`
+      insert into invoices (workspace_id, id, request_hash)
+      select ${workspace.id}, 'bulk-' || g, 'bulk' from generate_series(1, 5000) g`;
+    await server.db.sql`
+      insert into billing_users (workspace_id, id, external_id)
+      select ${workspace.id}, 'user_bulk' || g, 'bulk-user-' || g from generate_series(1, 5000) g`;
+    await server.db.sql`
+      insert into external_accounts (workspace_id, id, external_id)
+      select ${workspace.id}, 'ext_account_bulk' || g, 'bulk-bank-' || g from generate_series(1, 5000) g`;
+    await server.db.sql`
+      insert into billing_transactions (workspace_id, id, external_id, account_id, amount, currency, posted, request_hash)
+      select ${workspace.id}, 'txn_bulk' || g, 'bulk-txn-' || g, 'ext_account_bulk' || g, 1, 'USD', now(), 'bulk'
+      from generate_series(1, 5000) g`;
+    // Flows on all but the first hundred invoices: the syncs below pay bulk-3, which has none.
+    await server.db.sql`
+      insert into payment_flows (workspace_id, id, external_id, invoice_id, type, request_hash)
+      select ${workspace.id}, 'pf_bulk' || g, 'bulk-flow-' || g, 'bulk-' || g, 'single_invoice_settlement', 'bulk'
+      from generate_series(101, 5000) g`;
+    await server.db.sql`
+      insert into products (workspace_id, id, code, description)
+      select ${workspace.id}, 'prod_bulk' || g, 'bulk-product-' || g, 'Bulk' from generate_series(1, 5000) g`;
+    await server.db
+      .sql`analyze invoices, billing_users, external_accounts, products, payment_flows, billing_transactions`;
+    const lineItem = (position: number, user: string): InvoiceItemInput => ({
+      id: newId('li'),
+      position,
+      type: 'payin',
+      product_ref: 'beans',
+      user_id: null,
+      user_external_id: user,
+      new_user_id: newId('user'),
+      description: 'Beans',
+      currency: 'USD',
+      unit_price: '5',
+      quantity: 1,
+      amount: '5',
+      tags: [],
+    });
+    const syncOf = (externalId: string, invoiceId: string): SyncCall => ({
+      workspaceId: workspace.id,
+      transaction: {
+        id: newId('txn'),
+        externalId,
+        amount: '5',
+        currency: 'USD',
+        posted: '2026-11-05T10:00:00Z',
+        tags: [],
+        allocated: '5',
+        requestHash: `hash-${externalId}`,
+      },
+      account: { external_id: `bank-${externalId}`, new_id: newId('ext_account') },
+      allocations: [
+        {
+          id: newId('alloc'),
+          position: 1,
+          invoice_id: invoiceId,
+          user_id: null,
+          user_external_id: 'bulk-user-7',
+          new_user_id: newId('user'),
+          type: 'invoice_payin',
+          amount: '5',
+        },
+      ],
+    });
+    // pg_stat_xact_* also counts what this backend did before and has not reported yet: a difference.
+    const seqScans = async (trx: postgres.TransactionSql) =>
+      new Map(
+        (
+          await trx<{ relname: string; seqScan: number }[]>`
+            select relname, seq_scan::int as "seqScan" from pg_stat_xact_user_tables
+            where relname in ('invoices', 'billing_users', 'external_accounts', 'products', 'payment_flows',
+                              'billing_transactions', 'invoice_line_items', 'allocations')`
+        ).map((row) => [row.relname, row.seqScan]),
+      );
+    const outcome = await transaction<never, string[]>(server.db.sql, async (trx, rollback) => {
+      const before = await seqScans(trx);
+      const created = await createInvoiceRows(trx, [
+        {
+          workspaceId: workspace.id,
+          invoiceId: 'keyed-1',
+          tags: [],
+          requestHash: 'k1',
+          items: [lineItem(1, 'bulk-user-1')],
+        },
+        {
+          workspaceId: workspace.id,
+          invoiceId: 'bulk-9',
+          tags: [],
+          requestHash: 'k2',
+          items: [lineItem(1, 'keyed-user')],
+        },
+      ]);
+      expect(created.map((answer) => (typeof answer === 'symbol' ? 'alone' : answer.outcome))).toEqual([
+        'created',
+        'taken',
+      ]);
+      const synced = await syncTransactionRows(trx, [
+        syncOf('keyed-a', 'bulk-3'),
+        syncOf('keyed-b', 'no-such-invoice'),
+      ]);
+      expect(synced.map((answer) => (typeof answer === 'symbol' ? 'alone' : answer.outcome))).toEqual([
+        'created',
+        'unknown_invoice',
+      ]);
+      // And the one-call functions, as the server writes a call alone.
+      expect(
+        await createInvoiceRow(trx, {
+          workspaceId: workspace.id,
+          invoiceId: 'keyed-2',
+          tags: [],
+          requestHash: 'k3',
+          items: [lineItem(1, 'bulk-user-2')],
+        }),
+      ).toMatchObject({ outcome: 'created' });
+      expect(await syncTransactionRow(trx, syncOf('keyed-c', 'bulk-4'))).toMatchObject({ outcome: 'created' });
+      const after = await seqScans(trx);
+      return rollback([...after].filter(([table, scans]) => scans > (before.get(table) ?? 0)).map(([table]) => table));
+    });
+    expect(outcome).toEqual({ rolledBack: [] });
   });
 });

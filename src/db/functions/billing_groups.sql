@@ -48,9 +48,12 @@ begin
       user_id text, user_external_id text, new_user_id text, type text, amount numeric)) with ordinality
       as t(id, position, invoice_id, user_id, user_external_id, new_user_id, type, amount, k)
   ), invoice as (
-    select r.workspace_id, r.id, exists (select 1 from invoices i where i.workspace_id = r.workspace_id and i.id = r.id) as found,
-           exists (select 1 from payment_flows f where f.workspace_id = r.workspace_id and f.invoice_id = r.id) as follows
+    -- Probes, not exists(): as a subplan PostgreSQL may hash the whole table once per statement.
+    select r.workspace_id, r.id, i.id is not null as found, f.id is not null as follows
     from (select distinct a.workspace_id, a.invoice_id as id from allocation a) r
+    left join lateral (select i.id from invoices i where i.workspace_id = r.workspace_id and i.id = r.id limit 1) i on true
+    left join lateral (select f.id from payment_flows f where f.workspace_id = r.workspace_id and f.invoice_id = r.id limit 1) f
+      on true
   ), named_user as (
     select r.workspace_id, r.id, u.external_id
     from (select distinct a.workspace_id, a.user_id as id from allocation a where a.user_id is not null) r
@@ -83,8 +86,7 @@ begin
     group by m.n
   ), judged as (
     select c.n,
-           case when exists (select 1 from billing_transactions t
-                             where t.workspace_id = c.workspace_id and t.external_id = c.tx->>'external_id') then 'taken'
+           case when h.id is not null then 'taken'
                 when coalesce(a.follows, false) then 'follow'
                 when c.account ? 'id' and (x.id is null or (c.account ? 'external_id' and x.external_id <> c.account->>'external_id'))
                   then 'TL006'
@@ -94,9 +96,11 @@ begin
            end as verdict,
            x.external_id as account_external_id, a.missing_invoices, a.missing_users
     from call c
+    left join lateral (select t.id from billing_transactions t
+                       where t.workspace_id = c.workspace_id and t.external_id = c.tx->>'external_id' limit 1) h on true
     left join allocated a on a.n = c.n
     left join lateral (select x.id, x.external_id from external_accounts x
-                       where c.account ? 'id' and x.workspace_id = c.workspace_id and x.id = c.account->>'id') x on true
+                       where c.account ? 'id' and x.workspace_id = c.workspace_id and x.id = c.account->>'id' limit 1) x on true
   )
   select array_agg(j.verdict order by j.n),
          array_agg(case j.verdict when 'TL006' then coalesce(j.account_external_id, '') when 'TL007' then j.missing_invoices::text
@@ -141,12 +145,14 @@ begin
              p_calls->(o - 1)->'account' as account
       from unnest(v_live) o
     ), bank as (
+      -- By id or by external id, each branch probing its own unique index.
       select l.n, x.id, x.external_id from live l
       cross join lateral (select x.id, x.external_id from external_accounts x
-                          where x.workspace_id = l.workspace_id
-                            and (case when l.account ? 'id' then x.id = l.account->>'id'
-                                      else x.external_id = l.account->>'external_id' end)
-                          offset 0) x
+                          where l.account ? 'id' and x.workspace_id = l.workspace_id and x.id = l.account->>'id'
+                          union all
+                          select x.id, x.external_id from external_accounts x
+                          where not l.account ? 'id' and x.workspace_id = l.workspace_id
+                            and x.external_id = l.account->>'external_id') x
     ), written as (
       insert into billing_transactions as t (workspace_id, id, external_id, account_id, amount, currency, posted, tags,
                                              allocated, request_hash)
