@@ -4,7 +4,7 @@ import type { GroupCommitOptions } from '../db/groupCommit.js';
 // can name them cheaply.
 
 /**
- * As the server runs billing writes by default. Each call of a group is a subtransaction; 32
- * stays below the 64 a backend tracks before other backends' snapshots slow down.
+ * As the server runs billing writes by default: groups of up to 32 calls (a statement's arrays
+ * stay small), 4 in flight. The sweeps in bench/results/billing-group-settings.md found no better.
  */
 export const DEFAULT_BILLING_GROUPS: GroupCommitOptions = { maxItems: 32, maxInFlight: 4 };
