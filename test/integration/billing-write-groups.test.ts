@@ -284,42 +284,19 @@ describe('group commit of billing writes', () => {
         select li.invoice_id as "invoiceId", li.position, u.external_id as "userExternalId", li.amount::text as amount, li.tags
         from invoice_line_items li join billing_users u on u.workspace_id = li.workspace_id and u.id = li.user_id
         where li.workspace_id = ${workspace.workspaceId} and li.invoice_id like 'set-%' order by 1, 2`;
+      const written = (invoiceId: string, position: number, userExternalId: string) => ({
+        invoiceId,
+        position,
+        userExternalId,
+        amount: '246913578024691357802469134',
+        tags: [{ key: 'at', value: String(position) }],
+      });
       expect(rows).toEqual([
-        {
-          invoiceId: 'set-1',
-          position: 1,
-          userExternalId: 'shared',
-          amount: '246913578024691357802469134',
-          tags: [{ key: 'at', value: '1' }],
-        },
-        {
-          invoiceId: 'set-1',
-          position: 2,
-          userExternalId: 'u0',
-          amount: '246913578024691357802469134',
-          tags: [{ key: 'at', value: '2' }],
-        },
-        {
-          invoiceId: 'set-2',
-          position: 1,
-          userExternalId: 'shared',
-          amount: '246913578024691357802469134',
-          tags: [{ key: 'at', value: '1' }],
-        },
-        {
-          invoiceId: 'set-3',
-          position: 1,
-          userExternalId: 'shared',
-          amount: '246913578024691357802469134',
-          tags: [{ key: 'at', value: '1' }],
-        },
-        {
-          invoiceId: 'set-3',
-          position: 2,
-          userExternalId: 'solo',
-          amount: '246913578024691357802469134',
-          tags: [{ key: 'at', value: '2' }],
-        },
+        written('set-1', 1, 'shared'),
+        written('set-1', 2, 'u0'),
+        written('set-2', 1, 'shared'),
+        written('set-3', 1, 'shared'),
+        written('set-3', 2, 'solo'),
       ]);
       const [left] = await server.db.sql<{ invoices: number; users: number }[]>`
         select (select count(*)::int from invoices where workspace_id = ${workspace.workspaceId}

@@ -118,26 +118,8 @@ begin
   order by p_calls->(o - 1)->>'workspace_id', p_calls->(o - 1)->'account'->>'external_id', o
   on conflict (workspace_id, external_id) do nothing;
 
-  insert into billing_users (workspace_id, id, external_id)
-  select distinct on (m.workspace_id, m.external_id) m.workspace_id, m.new_user_id, m.external_id
-  from unnest(a_calls, a_workspaces, a_user_ids, a_external_ids, a_new_user_ids) with ordinality
-         as m(n, workspace_id, user_id, external_id, new_user_id, k)
-  where m.user_id is null and m.n = any(v_live)
-  order by m.workspace_id, m.external_id, m.k
-  on conflict (workspace_id, external_id) do nothing;
-
-  -- Allocations naming their user by external id learn its id.
-  with external as (
-    select r.workspace_id, r.external_id, u.id
-    from (select distinct m.workspace_id, m.external_id
-          from unnest(a_calls, a_workspaces, a_user_ids, a_external_ids) as m(n, workspace_id, user_id, external_id)
-          where m.user_id is null and m.n = any(v_live)) r
-    cross join lateral (select u.id from billing_users u
-                        where u.workspace_id = r.workspace_id and u.external_id = r.external_id offset 0) u
-  )
-  select array_agg(coalesce(m.user_id, x.id) order by m.k) into a_resolved_user_ids
-  from unnest(a_workspaces, a_user_ids, a_external_ids) with ordinality as m(workspace_id, user_id, external_id, k)
-  left join external x on m.user_id is null and x.workspace_id = m.workspace_id and x.external_id = m.external_id;
+  a_resolved_user_ids := ensure_named_users(a_calls, a_positions, a_workspaces, a_user_ids, a_external_ids,
+                                            a_new_user_ids, v_live);
 
   return query
     with live as (
@@ -310,26 +292,8 @@ begin
   end if;
   v_live := array(select o from unnest(v_claimed) o where not o = any(v_refused) order by o);
 
-  insert into billing_users (workspace_id, id, external_id)
-  select distinct on (m.workspace_id, m.external_id) m.workspace_id, m.new_user_id, m.external_id
-  from unnest(i_calls, i_positions, i_workspaces, i_user_ids, i_external_ids, i_new_user_ids)
-         as m(n, position, workspace_id, user_id, external_id, new_user_id)
-  where m.user_id is null and m.n = any(v_live)
-  order by m.workspace_id, m.external_id, m.n, m.position
-  on conflict (workspace_id, external_id) do nothing;
-
-  -- Items naming their user by external id learn its id.
-  with external as (
-    select r.workspace_id, r.external_id, u.id
-    from (select distinct m.workspace_id, m.external_id
-          from unnest(i_calls, i_workspaces, i_user_ids, i_external_ids) as m(n, workspace_id, user_id, external_id)
-          where m.user_id is null and m.n = any(v_live)) r
-    cross join lateral (select u.id from billing_users u
-                        where u.workspace_id = r.workspace_id and u.external_id = r.external_id offset 0) u
-  )
-  select array_agg(coalesce(m.user_id, x.id) order by m.k) into i_resolved_user_ids
-  from unnest(i_workspaces, i_user_ids, i_external_ids) with ordinality as m(workspace_id, user_id, external_id, k)
-  left join external x on m.user_id is null and x.workspace_id = m.workspace_id and x.external_id = m.external_id;
+  i_resolved_user_ids := ensure_named_users(i_calls, i_positions, i_workspaces, i_user_ids, i_external_ids,
+                                            i_new_user_ids, v_live);
 
   insert into invoice_line_items (workspace_id, invoice_id, id, position, type, product_id, user_id, description, currency,
                                   unit_price, quantity, amount, tags)
