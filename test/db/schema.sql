@@ -390,7 +390,7 @@ alter table billing_roles add constraint billing_roles_pkey PRIMARY KEY (workspa
 alter table billing_transactions add constraint billing_transactions_pkey PRIMARY KEY (workspace_id, id);
 alter table billing_users add constraint billing_users_pkey PRIMARY KEY (workspace_id, id);
 alter table external_accounts add constraint external_accounts_pkey PRIMARY KEY (workspace_id, id);
-alter table invoice_line_items add constraint invoice_line_items_pkey PRIMARY KEY (workspace_id, id);
+alter table invoice_line_items add constraint invoice_line_items_pkey PRIMARY KEY (workspace_id, invoice_id, "position");
 alter table invoice_versions add constraint invoice_versions_pkey PRIMARY KEY (workspace_id, invoice_id, version);
 alter table invoices add constraint invoices_pkey PRIMARY KEY (workspace_id, id);
 alter table ledger_account_balances add constraint ledger_account_balances_pkey PRIMARY KEY (workspace_id, account_id, currency);
@@ -425,7 +425,6 @@ alter table billing_roles add constraint billing_roles_name_key UNIQUE (workspac
 alter table billing_transactions add constraint billing_transactions_external_id_key UNIQUE (workspace_id, external_id);
 alter table billing_users add constraint billing_users_external_id_key UNIQUE (workspace_id, external_id);
 alter table external_accounts add constraint external_accounts_external_id_key UNIQUE (workspace_id, external_id);
-alter table invoice_line_items add constraint invoice_line_items_position_key UNIQUE (workspace_id, invoice_id, "position");
 alter table ledger_accounts add constraint ledger_accounts_ik_key UNIQUE (workspace_id, ledger_id, ik);
 alter table ledger_accounts add constraint ledger_accounts_path_key UNIQUE (workspace_id, ledger_id, path);
 alter table ledger_entries add constraint ledger_entries_ik_key UNIQUE (workspace_id, ledger_id, ik, reversal_position);
@@ -615,10 +614,11 @@ begin
     update invoice_line_items li set description = t.description, unit_price = t.unit_price, quantity = t.quantity,
       amount = t.amount, tags = t.tags
     from jsonb_to_recordset(p_updates) as t(id text, description text, unit_price numeric, quantity integer, amount numeric, tags jsonb)
-    where li.workspace_id = p_workspace_id and li.id = t.id;
+    where li.workspace_id = p_workspace_id and li.invoice_id = p_invoice_id and li.id = t.id;
   end if;
   if cardinality(p_deletes) > 0 then
-    delete from invoice_line_items li where li.workspace_id = p_workspace_id and li.id = any(p_deletes);
+    delete from invoice_line_items li
+    where li.workspace_id = p_workspace_id and li.invoice_id = p_invoice_id and li.id = any(p_deletes);
   end if;
   if jsonb_array_length(p_creates) > 0 then
     insert into invoice_line_items (workspace_id, invoice_id, id, position, type, product_id, user_id, description, currency,

@@ -467,8 +467,15 @@ describe('group commit of billing writes', () => {
     await server.db.sql`
       insert into products (workspace_id, id, code, description)
       select ${workspace.id}, 'prod_bulk' || g, 'bulk-product-' || g, 'Bulk' from generate_series(1, 5000) g`;
+    await server.db.sql`
+      insert into invoice_line_items (workspace_id, invoice_id, id, position, type, product_id, user_id, description,
+                                      currency, unit_price, quantity, amount)
+      select ${workspace.id}, 'bulk-' || (g / 2 + 1), 'li_bulk' || g, g % 2 + 1, 'payin', 'prod_bulk1', 'user_bulk1', 'Bulk',
+             'USD', 1, 1, 1
+      from generate_series(1, 5000) g`;
     await server.db
-      .sql`analyze invoices, billing_users, external_accounts, products, payment_flows, billing_transactions`;
+      .sql`analyze invoices, billing_users, external_accounts, products, payment_flows, billing_transactions,
+                          invoice_line_items`;
     const lineItem = (position: number, user: string): InvoiceItemInput => ({
       id: newId('li'),
       position,
@@ -561,6 +568,17 @@ describe('group commit of billing writes', () => {
         }),
       ).toMatchObject({ outcome: 'created' });
       expect(await syncTransactionRow(trx, syncOf('keyed-c', 'bulk-4'))).toMatchObject({ outcome: 'created' });
+      // A PATCH that changes one item and deletes another finds both by id within their invoice.
+      const updates = trx.json([
+        { id: 'li_bulk12', description: 'Changed', unit_price: '2', quantity: 1, amount: '2', tags: [] },
+      ]);
+      const [change] = await trx<{ version: number }[]>`
+        select version from change_invoice(${workspace.id}, 'bulk-7', 1, '[]', null, '{}', null, ${updates},
+                                           array['li_bulk13'], '[]')`;
+      expect(change.version).toBe(2);
+      expect(
+        await trx`select id, description from invoice_line_items where workspace_id = ${workspace.id} and invoice_id = 'bulk-7'`,
+      ).toEqual([{ id: 'li_bulk12', description: 'Changed' }]);
       const after = await seqScans(trx);
       return rollback([...after].filter(([table, scans]) => scans > (before.get(table) ?? 0)).map(([table]) => table));
     });

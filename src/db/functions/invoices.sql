@@ -78,10 +78,11 @@ begin
     update invoice_line_items li set description = t.description, unit_price = t.unit_price, quantity = t.quantity,
       amount = t.amount, tags = t.tags
     from jsonb_to_recordset(p_updates) as t(id text, description text, unit_price numeric, quantity integer, amount numeric, tags jsonb)
-    where li.workspace_id = p_workspace_id and li.id = t.id;
+    where li.workspace_id = p_workspace_id and li.invoice_id = p_invoice_id and li.id = t.id;
   end if;
   if cardinality(p_deletes) > 0 then
-    delete from invoice_line_items li where li.workspace_id = p_workspace_id and li.id = any(p_deletes);
+    delete from invoice_line_items li
+    where li.workspace_id = p_workspace_id and li.invoice_id = p_invoice_id and li.id = any(p_deletes);
   end if;
   if jsonb_array_length(p_creates) > 0 then
     insert into invoice_line_items (workspace_id, invoice_id, id, position, type, product_id, user_id, description, currency,
