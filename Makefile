@@ -105,7 +105,7 @@ bench-dashboard: install ## The dashboard on a ledger of a million lines, in hea
 bench-sandbox: install ## Sandbox admin API: workspace creates, and save, reset and restore of a workspace of 10,000 entries and 1,000 invoices; writes bench/results/sandbox.md
 	$(NODE_TS) bench/sandbox.ts
 
-bench: install ## Request-path benchmark: Koa floor, GraphQL, REST reads, billing writes, 32 clients on a durable database (BENCH_BASELINE, BENCH_CASES, BENCH_STATEMENTS); writes bench/results/requests.md
+bench: install ## Request-path benchmark: Koa floor, GraphQL, REST reads, billing writes, 32 clients on a durable database (BENCH_BASELINE, BENCH_CASES, BENCH_STATEMENTS, BENCH_PG_SETTINGS); writes bench/results/requests.md
 	$(NODE_TS) bench/run.ts
 
 clean-data: install ## Remove the local database (.data/) and the folders Tally put in the temporary folder for this checkout
