@@ -19,8 +19,9 @@ export type GroupCommitSteps<T, R> = {
   writeGroup: (items: T[]) => Promise<(R | typeof WRITE_ALONE)[]>;
   writeAlone: (item: T) => Promise<R>;
   /**
-   * Items with the same key never share a group: the later one waits for the next, so it sees
-   * the earlier one committed (a replay, say) exactly as it would alone.
+   * Items with the same key are never written at once (in one group, or in two groups in
+   * flight): the later one waits until the earlier one's group has finished, so it sees it
+   * committed (a replay, say) exactly as it would alone.
    */
   keyOf: (item: T) => string;
   /** Metrics: a group written, and a group that failed as a whole. */
@@ -33,6 +34,8 @@ type Waiting<T, R> = { item: T; resolve: (answer: R) => void; reject: (error: un
 /** Answers `write(item)` through groups; arrivals in the same turn of the event loop share one. */
 export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommitSteps<T, R>): (item: T) => Promise<R> {
   const waiting: Waiting<T, R>[] = [];
+  /** Keys of the items in the groups being written. */
+  const writing = new Set<string>();
   let inFlight = 0;
   let scheduled = false;
 
@@ -41,8 +44,10 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
-      while (inFlight < options.maxInFlight && waiting.length > 0) {
-        void write(nextGroup(waiting, options.maxItems, steps.keyOf));
+      while (inFlight < options.maxInFlight) {
+        const group = nextGroup(waiting, options.maxItems, steps.keyOf, writing);
+        if (group.length === 0) break;
+        void write(group);
       }
     });
   };
@@ -51,6 +56,8 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
 
   const write = async (group: Waiting<T, R>[]) => {
     inFlight++;
+    const keys = group.map((entry) => steps.keyOf(entry.item));
+    for (const key of keys) writing.add(key);
     steps.onGroup?.(group.length);
     try {
       if (group.length === 1) return await alone(group[0]);
@@ -71,6 +78,7 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
       });
       await Promise.all(leftAlone.map(alone));
     } finally {
+      for (const key of keys) writing.delete(key);
       inFlight--;
       schedule();
     }
@@ -85,10 +93,15 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
   };
 }
 
-/** Takes up to `max` waiting items, in arrival order, no two with the same key. */
-function nextGroup<T, R>(waiting: Waiting<T, R>[], max: number, keyOf: (item: T) => string): Waiting<T, R>[] {
+/** Takes up to `max` waiting items, in arrival order, no two with the same key, none with a key being written. */
+function nextGroup<T, R>(
+  waiting: Waiting<T, R>[],
+  max: number,
+  keyOf: (item: T) => string,
+  writing: ReadonlySet<string>,
+): Waiting<T, R>[] {
   const group: Waiting<T, R>[] = [];
-  const keys = new Set<string>();
+  const keys = new Set<string>(writing);
   for (let index = 0; index < waiting.length && group.length < max;) {
     const key = keyOf(waiting[index].item);
     if (keys.has(key)) {

@@ -48,6 +48,39 @@ describe('group commit', () => {
     expect(alone).toEqual([1, 3]);
   });
 
+  it('never writes two items with one key at once: a twin waits for the group in flight to finish', async () => {
+    const started: number[] = [];
+    const release = new Map<number, () => void>();
+    const held = (value: number) =>
+      new Promise<void>((resolve) => {
+        started.push(value);
+        release.set(value, resolve);
+      });
+    const { steps } = recorder({
+      writeAlone: async (item) => {
+        await held(item.value);
+        return `alone:${item.value}`;
+      },
+    });
+    const write = groupCommit({ maxItems: 2, maxInFlight: 2 }, steps);
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const first = write({ key: 'a', value: 0 });
+    await turn();
+    const later = [write({ key: 'a', value: 1 }), write({ key: 'b', value: 2 })];
+    await turn();
+    await turn();
+    // A free slot, yet only 'b' started: the twin of 'a' waits while 'a' is being written.
+    expect(started).toEqual([0, 2]);
+    release.get(0)!();
+    await first;
+    await turn();
+    await turn();
+    expect(started).toEqual([0, 2, 1]);
+    release.get(1)!();
+    release.get(2)!();
+    expect(await Promise.all(later)).toEqual(['alone:1', 'alone:2']);
+  });
+
   it('writes alone an item the group writer leaves, and answers the others from the group', async () => {
     const { alone, steps } = recorder({
       writeGroup: async (batch) => batch.map((item) => (item.value === 1 ? WRITE_ALONE : `group:${item.value}`)),

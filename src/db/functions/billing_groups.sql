@@ -22,7 +22,8 @@ declare
   c_verdicts text[];
   c_details text[];
   v_live integer[];
-  -- Per allocation, in (call, allocation) order.
+  v_rows integer;
+  -- Per allocation (its 0-based index in the call's allocations).
   a_calls integer[];
   a_indexes integer[];
   a_workspaces text[];
@@ -49,29 +50,30 @@ begin
       as t(id, position, invoice_id, user_id, user_external_id, new_user_id, type, amount, k)
   ), invoice as (
     -- Probes, not exists(): as a subplan PostgreSQL may hash the whole table once per statement.
-    select r.workspace_id, r.id, i.id is not null as found, f.id is not null as follows
+    -- Keyed maps, read back per allocation: a join to these (estimated at a few rows under a
+    -- generic plan) was planned as a nested loop, quadratic in a large group.
+    select coalesce(jsonb_object_agg(r.workspace_id || E'\n' || r.id,
+                                     jsonb_build_array(i.id is not null, f.id is not null)), '{}') as by_id
     from (select distinct a.workspace_id, a.invoice_id as id from allocation a) r
     left join lateral (select i.id from invoices i where i.workspace_id = r.workspace_id and i.id = r.id limit 1) i on true
     left join lateral (select f.id from payment_flows f where f.workspace_id = r.workspace_id and f.invoice_id = r.id limit 1) f
       on true
   ), named_user as (
-    select r.workspace_id, r.id, u.external_id
+    select coalesce(jsonb_object_agg(r.workspace_id || E'\n' || r.id, u.external_id), '{}') as by_id
     from (select distinct a.workspace_id, a.user_id as id from allocation a where a.user_id is not null) r
     cross join lateral (select u.external_id from billing_users u where u.workspace_id = r.workspace_id and u.id = r.id offset 0) u
-  ), resolved as (
-    select a.*, i.found, i.follows, u.external_id as known_external_id, a.user_id is null or u.id is not null as user_known
-    from allocation a
-    join invoice i on i.workspace_id = a.workspace_id and i.id = a.invoice_id
-    left join named_user u on u.workspace_id = a.workspace_id and u.id = a.user_id
-    order by a.n, a.k
   )
-  select array_agg(n), array_agg((k - 1)::integer), array_agg(workspace_id), array_agg(id), array_agg(position),
-         array_agg(invoice_id), array_agg(user_id), array_agg(coalesce(known_external_id, user_external_id)),
-         array_agg(new_user_id), array_agg(type), array_agg(amount), array_agg(found), array_agg(user_known),
-         array_agg(follows)
+  -- One pass, so the arrays stay aligned allocation by allocation.
+  select array_agg(a.n), array_agg((a.k - 1)::integer), array_agg(a.workspace_id), array_agg(a.id), array_agg(a.position),
+         array_agg(a.invoice_id), array_agg(a.user_id),
+         array_agg(coalesce(u.by_id ->> (a.workspace_id || E'\n' || a.user_id), a.user_external_id)),
+         array_agg(a.new_user_id), array_agg(a.type), array_agg(a.amount),
+         array_agg((i.by_id -> (a.workspace_id || E'\n' || a.invoice_id) ->> 0)::boolean),
+         array_agg(a.user_id is null or u.by_id ? (a.workspace_id || E'\n' || a.user_id)),
+         array_agg((i.by_id -> (a.workspace_id || E'\n' || a.invoice_id) ->> 1)::boolean)
   into a_calls, a_indexes, a_workspaces, a_ids, a_positions, a_invoices, a_user_ids, a_external_ids, a_new_user_ids,
        a_types, a_amounts, a_invoice_found, a_user_known, a_follows
-  from resolved;
+  from allocation a cross join invoice i cross join named_user u;
 
   -- 2. Each call's verdict.
   with call as (
@@ -118,7 +120,7 @@ begin
   order by p_calls->(o - 1)->>'workspace_id', p_calls->(o - 1)->'account'->>'external_id', o
   on conflict (workspace_id, external_id) do nothing;
 
-  a_resolved_user_ids := ensure_named_users(a_calls, a_positions, a_workspaces, a_user_ids, a_external_ids,
+  a_resolved_user_ids := ensure_named_users(a_calls, a_indexes, a_workspaces, a_user_ids, a_external_ids,
                                             a_new_user_ids, v_live);
 
   return query
@@ -171,6 +173,9 @@ begin
     select v.o::integer, null, null, null, null, null, v.verdict, v.detail
     from unnest(c_verdicts, c_details) with ordinality as v(verdict, detail, o) where v.verdict like 'TL%'
     order by 1;
+  -- Answered positionally: a group short of a row fails whole here, before its commit.
+  get diagnostics v_rows = row_count;
+  assert v_rows = jsonb_array_length(p_calls), format('%s rows answered %s calls', v_rows, jsonb_array_length(p_calls));
 end
 $$;
 
@@ -195,8 +200,9 @@ as $$
 declare
   v_claimed integer[];
   v_created timestamptz[];
-  -- Per item of a claimed call, in (call, position) order.
+  -- Per item of a claimed call (its 0-based index in the call's items).
   i_calls integer[];
+  i_indexes integer[];
   i_workspaces text[];
   i_invoices text[];
   i_ids text[];
@@ -220,6 +226,7 @@ declare
   v_codes text[];
   v_details text[];
   v_live integer[];
+  v_rows integer;
 begin
   -- 1. Claims.
   with call as (
@@ -240,37 +247,40 @@ begin
   with item as (
     select c.n::integer as n, c.value->>'workspace_id' as workspace_id, c.value->>'invoice_id' as invoice_id, t.*
     from jsonb_array_elements(p_calls) with ordinality as c(value, n)
-    cross join lateral jsonb_to_recordset(c.value->'items') as t(id text, position integer, type text, product_ref text,
-      user_id text, user_external_id text, new_user_id text, description text, currency text, unit_price numeric,
-      quantity integer, amount numeric, tags jsonb)
+    cross join lateral rows from (jsonb_to_recordset(c.value->'items') as (id text, position integer, type text,
+      product_ref text, user_id text, user_external_id text, new_user_id text, description text, currency text,
+      unit_price numeric, quantity integer, amount numeric, tags jsonb)) with ordinality
+      as t(id, position, type, product_ref, user_id, user_external_id, new_user_id, description, currency, unit_price,
+           quantity, amount, tags, k)
     where c.n = any(v_claimed)
   ), product as (
-    select r.workspace_id, r.ref, p.id, p.code
+    -- Keyed maps, read back per item: a join of the items to these (estimated at a few rows
+    -- under a generic plan) was planned as a nested loop, quadratic in a large group.
+    select coalesce(jsonb_object_agg(r.workspace_id || E'\n' || r.ref, jsonb_build_array(p.id, p.code))
+                      filter (where p.id is not null), '{}') as by_ref
     from (select distinct t.workspace_id, t.product_ref as ref from item t) r
     left join lateral (
       select pr.id, pr.code from products pr where pr.workspace_id = r.workspace_id and (pr.code = r.ref or pr.id = r.ref)
       order by (pr.code = r.ref) desc limit 1
     ) p on true
   ), named_user as (
-    select r.workspace_id, r.id, u.external_id
+    select coalesce(jsonb_object_agg(r.workspace_id || E'\n' || r.id, u.external_id), '{}') as by_id
     from (select distinct t.workspace_id, t.user_id as id from item t where t.user_id is not null) r
     cross join lateral (select u.external_id from billing_users u where u.workspace_id = r.workspace_id and u.id = r.id offset 0) u
-  ), resolved as (
-    select t.*, p.id as product_id, p.code as product_code, u.external_id as known_external_id,
-           t.user_id is null or u.id is not null as user_known
-    from item t
-    join product p on p.workspace_id = t.workspace_id and p.ref = t.product_ref
-    left join named_user u on u.workspace_id = t.workspace_id and u.id = t.user_id
   )
-  -- One pass, so the arrays stay aligned item by item (in whatever order the join gives).
-  select array_agg(n), array_agg(workspace_id), array_agg(invoice_id), array_agg(id), array_agg(position), array_agg(type),
-         array_agg(product_ref), array_agg(user_id), array_agg(coalesce(known_external_id, user_external_id)),
-         array_agg(new_user_id), array_agg(description), array_agg(currency), array_agg(unit_price), array_agg(quantity),
-         array_agg(amount), array_agg(tags), array_agg(product_id), array_agg(product_code), array_agg(user_known)
-  into i_calls, i_workspaces, i_invoices, i_ids, i_positions, i_types, i_product_refs, i_user_ids, i_external_ids,
-       i_new_user_ids, i_descriptions, i_currencies, i_unit_prices, i_quantities, i_amounts, i_tags, i_product_ids,
-       i_product_codes, i_user_known
-  from resolved;
+  -- One pass, so the arrays stay aligned item by item.
+  select array_agg(t.n), array_agg((t.k - 1)::integer), array_agg(t.workspace_id), array_agg(t.invoice_id), array_agg(t.id),
+         array_agg(t.position), array_agg(t.type), array_agg(t.product_ref), array_agg(t.user_id),
+         array_agg(coalesce(u.by_id ->> (t.workspace_id || E'\n' || t.user_id), t.user_external_id)),
+         array_agg(t.new_user_id), array_agg(t.description), array_agg(t.currency), array_agg(t.unit_price),
+         array_agg(t.quantity), array_agg(t.amount), array_agg(t.tags),
+         array_agg(p.by_ref -> (t.workspace_id || E'\n' || t.product_ref) ->> 0),
+         array_agg(p.by_ref -> (t.workspace_id || E'\n' || t.product_ref) ->> 1),
+         array_agg(t.user_id is null or u.by_id ? (t.workspace_id || E'\n' || t.user_id))
+  into i_calls, i_indexes, i_workspaces, i_invoices, i_ids, i_positions, i_types, i_product_refs, i_user_ids,
+       i_external_ids, i_new_user_ids, i_descriptions, i_currencies, i_unit_prices, i_quantities, i_amounts, i_tags,
+       i_product_ids, i_product_codes, i_user_known
+  from item t cross join product p cross join named_user u;
 
   select coalesce(array_agg(r.n order by r.n), '{}'), coalesce(array_agg(r.code order by r.n), '{}'),
          coalesce(array_agg(r.detail order by r.n), '{}')
@@ -278,9 +288,9 @@ begin
   from (
     select m.n, case when bool_or(m.product_id is null) then 'TL003' else 'TL004' end as code,
            case when bool_or(m.product_id is null)
-                then jsonb_agg(m.position - 1 order by m.position) filter (where m.product_id is null)
-                else jsonb_agg(m.position - 1 order by m.position) filter (where not m.known) end::text as detail
-    from unnest(i_calls, i_positions, i_product_ids, i_user_known) as m(n, position, product_id, known)
+                then jsonb_agg(m.k order by m.k) filter (where m.product_id is null)
+                else jsonb_agg(m.k order by m.k) filter (where not m.known) end::text as detail
+    from unnest(i_calls, i_indexes, i_product_ids, i_user_known) as m(n, k, product_id, known)
     group by m.n
     having bool_or(m.product_id is null) or not bool_and(m.known)
   ) r;
@@ -292,7 +302,7 @@ begin
   end if;
   v_live := array(select o from unnest(v_claimed) o where not o = any(v_refused) order by o);
 
-  i_resolved_user_ids := ensure_named_users(i_calls, i_positions, i_workspaces, i_user_ids, i_external_ids,
+  i_resolved_user_ids := ensure_named_users(i_calls, i_indexes, i_workspaces, i_user_ids, i_external_ids,
                                             i_new_user_ids, v_live);
 
   insert into invoice_line_items (workspace_id, invoice_id, id, position, type, product_id, user_id, description, currency,
@@ -329,5 +339,8 @@ begin
     select o::integer, 'taken', null, null, null, null, null
     from generate_series(1, jsonb_array_length(p_calls)) o where not o = any(v_claimed)
     order by 1;
+  -- Answered positionally: a group short of a row fails whole here, before its commit.
+  get diagnostics v_rows = row_count;
+  assert v_rows = jsonb_array_length(p_calls), format('%s rows answered %s calls', v_rows, jsonb_array_length(p_calls));
 end
 $$;

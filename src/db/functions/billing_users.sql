@@ -51,8 +51,8 @@ $$;
 
 -- For the set-based group writes (billing_groups.sql), whose arrays hold one element per item of
 -- every call: creates the users the items of the calls in p_live name by an external id not
--- known yet, each with the planned id of the earliest item naming it (by call, then position),
--- then answers every item's user id, in the order given.
+-- known yet, each with the planned id of the earliest item naming it (by call, then by
+-- p_positions, each item's place in its call), then answers every item's user id, in the order given.
 create or replace function ensure_named_users(p_calls integer[], p_positions integer[], p_workspaces text[],
                                               p_user_ids text[], p_external_ids text[], p_new_user_ids text[],
                                               p_live integer[]) returns text[]
@@ -60,6 +60,7 @@ language plpgsql
 set plan_cache_mode = force_generic_plan
 as $$
 declare
+  v_ids jsonb;
   v_user_ids text[];
 begin
   insert into billing_users (workspace_id, id, external_id)
@@ -70,17 +71,16 @@ begin
   order by m.workspace_id, m.external_id, m.n, m.position
   on conflict (workspace_id, external_id) do nothing;
 
-  with external as (
-    select r.workspace_id, r.external_id, u.id
-    from (select distinct m.workspace_id, m.external_id
-          from unnest(p_calls, p_workspaces, p_user_ids, p_external_ids) as m(n, workspace_id, user_id, external_id)
-          where m.user_id is null and m.n = any(p_live)) r
-    cross join lateral (select u.id from billing_users u
-                        where u.workspace_id = r.workspace_id and u.external_id = r.external_id offset 0) u
-  )
-  select array_agg(coalesce(m.user_id, x.id) order by m.k) into v_user_ids
-  from unnest(p_workspaces, p_user_ids, p_external_ids) with ordinality as m(workspace_id, user_id, external_id, k)
-  left join external x on m.user_id is null and x.workspace_id = m.workspace_id and x.external_id = m.external_id;
+  -- Each external id probed once, read back per item from a keyed map (a join back to the
+  -- probes was planned as a nested loop, quadratic in a large group).
+  select coalesce(jsonb_object_agg(r.workspace_id || E'\n' || r.external_id, u.id), '{}') into v_ids
+  from (select distinct m.workspace_id, m.external_id
+        from unnest(p_calls, p_workspaces, p_user_ids, p_external_ids) as m(n, workspace_id, user_id, external_id)
+        where m.user_id is null and m.n = any(p_live)) r
+  cross join lateral (select u.id from billing_users u
+                      where u.workspace_id = r.workspace_id and u.external_id = r.external_id offset 0) u;
+  select array_agg(coalesce(m.user_id, v_ids ->> (m.workspace_id || E'\n' || m.external_id)) order by m.k) into v_user_ids
+  from unnest(p_workspaces, p_user_ids, p_external_ids) with ordinality as m(workspace_id, user_id, external_id, k);
   return v_user_ids;
 end
 $$;
