@@ -58,8 +58,9 @@ export type SqlRefusal = { name: SqlRefusalName; detail: string | undefined };
 export type GroupedCallError = { error_code: string | null; error_detail: string | null };
 
 /**
- * The rows of a grouped write, checked to answer every call once, in call order (`n`, 1-based):
- * a statement that answered otherwise throws, so that the group's calls are written alone.
+ * The rows of a grouped write, checked to answer every call once, in call order (`n`, 1-based),
+ * before they are read positionally. The functions assert their row count before they commit;
+ * this guards the order, which one call's answer given to another would otherwise hide.
  */
 export function oneRowPerCall<Row extends { n: number }>(rows: readonly Row[], calls: number): readonly Row[] {
   if (rows.length !== calls || rows.some((row, index) => row.n !== index + 1)) {

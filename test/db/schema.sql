@@ -760,8 +760,7 @@ begin
            quantity, amount, tags, k)
     where c.n = any(v_claimed)
   ), product as (
-    -- Keyed maps, read back per item: a join of the items to these (estimated at a few rows
-    -- under a generic plan) was planned as a nested loop, quadratic in a large group.
+    -- Keyed maps, read back per item, as in ensure_named_users (billing_users.sql).
     select coalesce(jsonb_object_agg(r.workspace_id || E'\n' || r.ref, jsonb_build_array(p.id, p.code))
                       filter (where p.id is not null), '{}') as by_ref
     from (select distinct t.workspace_id, t.product_ref as ref from item t) r
@@ -945,8 +944,9 @@ begin
   order by m.workspace_id, m.external_id, m.n, m.position
   on conflict (workspace_id, external_id) do nothing;
 
-  -- Each external id probed once, read back per item from a keyed map (a join back to the
-  -- probes was planned as a nested loop, quadratic in a large group).
+  -- Each external id probed once, read back per item from a keyed map: a join of the items back
+  -- to the probes (estimated at a few rows under a generic plan) was planned as a nested loop,
+  -- quadratic in a large group.
   select coalesce(jsonb_object_agg(r.workspace_id || E'\n' || r.external_id, u.id), '{}') into v_ids
   from (select distinct m.workspace_id, m.external_id
         from unnest(p_calls, p_workspaces, p_user_ids, p_external_ids) as m(n, workspace_id, user_id, external_id)
@@ -1880,8 +1880,7 @@ begin
       as t(id, position, invoice_id, user_id, user_external_id, new_user_id, type, amount, k)
   ), invoice as (
     -- Probes, not exists(): as a subplan PostgreSQL may hash the whole table once per statement.
-    -- Keyed maps, read back per allocation: a join to these (estimated at a few rows under a
-    -- generic plan) was planned as a nested loop, quadratic in a large group.
+    -- A keyed map, read back per allocation, as in ensure_named_users (billing_users.sql).
     select coalesce(jsonb_object_agg(r.workspace_id || E'\n' || r.id,
                                      jsonb_build_array(i.id is not null, f.id is not null)), '{}') as by_id
     from (select distinct a.workspace_id, a.invoice_id as id from allocation a) r

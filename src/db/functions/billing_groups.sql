@@ -50,8 +50,7 @@ begin
       as t(id, position, invoice_id, user_id, user_external_id, new_user_id, type, amount, k)
   ), invoice as (
     -- Probes, not exists(): as a subplan PostgreSQL may hash the whole table once per statement.
-    -- Keyed maps, read back per allocation: a join to these (estimated at a few rows under a
-    -- generic plan) was planned as a nested loop, quadratic in a large group.
+    -- A keyed map, read back per allocation, as in ensure_named_users (billing_users.sql).
     select coalesce(jsonb_object_agg(r.workspace_id || E'\n' || r.id,
                                      jsonb_build_array(i.id is not null, f.id is not null)), '{}') as by_id
     from (select distinct a.workspace_id, a.invoice_id as id from allocation a) r
@@ -179,10 +178,9 @@ begin
 end
 $$;
 
--- Unlike the syncs, invoice creates are written set-based: a call in its own subtransaction ran
--- a dozen statements (one per step of create_invoice), whose start-up cost more than the rows
--- they wrote. Here each step is one statement over every call of the group, and the items are
--- read out of the JSON once. A call refused by a check is answered as create_invoice raises it
+-- Invoice creates, set-based as well: a call in its own subtransaction ran a dozen statements
+-- (one per step of create_invoice), whose start-up cost more than the rows they wrote. Here each
+-- step is one statement over every call of the group, and the items are read out of the JSON once. A call refused by a check is answered as create_invoice raises it
 -- (error_code, error_detail) and its claim withdrawn before anything else is written, so it
 -- leaves nothing, as alone. Steps, in create_invoice's order:
 -- 1. claim every invoice id with one insert, in key order; a taken id answers 'taken';
@@ -254,8 +252,7 @@ begin
            quantity, amount, tags, k)
     where c.n = any(v_claimed)
   ), product as (
-    -- Keyed maps, read back per item: a join of the items to these (estimated at a few rows
-    -- under a generic plan) was planned as a nested loop, quadratic in a large group.
+    -- Keyed maps, read back per item, as in ensure_named_users (billing_users.sql).
     select coalesce(jsonb_object_agg(r.workspace_id || E'\n' || r.ref, jsonb_build_array(p.id, p.code))
                       filter (where p.id is not null), '{}') as by_ref
     from (select distinct t.workspace_id, t.product_ref as ref from item t) r

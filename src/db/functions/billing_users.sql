@@ -71,8 +71,9 @@ begin
   order by m.workspace_id, m.external_id, m.n, m.position
   on conflict (workspace_id, external_id) do nothing;
 
-  -- Each external id probed once, read back per item from a keyed map (a join back to the
-  -- probes was planned as a nested loop, quadratic in a large group).
+  -- Each external id probed once, read back per item from a keyed map: a join of the items back
+  -- to the probes (estimated at a few rows under a generic plan) was planned as a nested loop,
+  -- quadratic in a large group.
   select coalesce(jsonb_object_agg(r.workspace_id || E'\n' || r.external_id, u.id), '{}') into v_ids
   from (select distinct m.workspace_id, m.external_id
         from unnest(p_calls, p_workspaces, p_user_ids, p_external_ids) as m(n, workspace_id, user_id, external_id)
