@@ -13,7 +13,7 @@ import { databaseCounters, sampleBackends, type DatabaseFigures } from './suppor
 import { gqlCall } from './support/graphqlPost.js';
 import { runLoad } from './support/load.js';
 import { idlePercentSince, machineTimes } from './support/processStats.js';
-import { installReferenceLedger, referenceTransfer } from './support/referenceLedger.js';
+import { installReferenceLedger, referenceTransfer, referenceTransfers } from './support/referenceLedger.js';
 
 // `make bench-ledger`: the posting engine against spawned servers on a durable embedded
 // PostgreSQL (fsync and synchronous_commit on), every phase in one run so each figure reads as a
@@ -159,6 +159,7 @@ async function overSql(
   sql: Sql,
   clients: number,
   post: (client: number, n: number, random: () => number) => Promise<unknown>,
+  entriesPerCall = 1,
 ): Promise<Figures> {
   const latencies: number[] = [];
   let errors = 0;
@@ -179,7 +180,7 @@ async function overSql(
       }
     }),
   );
-  const entries = latencies.length - errors;
+  const entries = (latencies.length - errors) * entriesPerCall;
   return {
     ...summarize(latencies, entries, errors),
     ...(await counted(entries)),
@@ -494,6 +495,21 @@ async function main() {
         const to = (from + 1 + Math.floor(random() * (ACCOUNTS - 1))) % ACCOUNTS;
         return referenceTransfer(sql, from, to);
       });
+    // The reference ledger posting BATCH transfers a call, set-based: what this machine's
+    // PostgreSQL alone does for addLedgerEntries, with nothing in front of it.
+    const referenceBatches = (clients: number) =>
+      overSql(
+        sql,
+        clients,
+        (_client, _n, random) => {
+          const pairs = Array.from({ length: BATCH }, () => {
+            const from = Math.floor(random() * ACCOUNTS);
+            return [from, (from + 1 + Math.floor(random() * (ACCOUNTS - 1))) % ACCOUNTS] as const;
+          });
+          return referenceTransfers(sql, pairs);
+        },
+        BATCH,
+      );
 
     await measure('floor', 'GraphQL { __typename }', () => overHttp(sql, grouped, floor));
     for (const [phase, ledgerIk, clients, pick] of [
@@ -516,6 +532,9 @@ async function main() {
     await measure('first use', GROUPED, () => overHttp(sql, grouped, firstUses('first-g')));
     await measure('first use', UNGROUPED, () => overHttp(sql, ungrouped, firstUses('first-u')));
     await measure('addLedgerEntries (15 a call)', 'HTTP', () => overHttp(sql, grouped, batches('batch', spreadPick)));
+    await measure('addLedgerEntries (15 a call)', 'minimal SQL reference ledger, 15 transfers a call', () =>
+      referenceBatches(16),
+    );
 
     const invariants = await checkLedgerInvariants(sql);
     if (PHASES || RUNS) {

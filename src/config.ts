@@ -137,8 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     corsOrigins,
     publicUrl,
-    balanceFoldIntervalMs: integer('BALANCE_FOLD_INTERVAL_MS', 200, 10, 60_000),
-    balanceFoldBatchSize: integer('BALANCE_FOLD_BATCH_SIZE', 5000, 1, 100_000),
+    balanceFoldIntervalMs: integer('BALANCE_FOLD_INTERVAL_MS', 5000, 10, 60_000),
+    balanceFoldBatchSize: integer('BALANCE_FOLD_BATCH_SIZE', 50_000, 1, 100_000),
     postingGroups: {
       maxEntries: integer('POSTING_GROUP_MAX_ENTRIES', DEFAULT_POSTING_GROUPS.maxEntries, 1, 64),
       maxInFlight: integer('POSTING_GROUPS_IN_FLIGHT', DEFAULT_POSTING_GROUPS.maxInFlight, 1, 64),
