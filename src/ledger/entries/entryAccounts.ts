@@ -13,7 +13,7 @@ import type { PostingContext } from './postingTargets.js';
 // is planned for creation with its subtree, to be inserted in the posting's transaction.
 
 export type EntryAccounts = {
-  /** Keyed by id and by `path:<path>`; planned accounts included. */
+  /** The accounts the entry names or plans, keyed by id, `path:<path>` and `ik:<ik>`. */
   byKey: Map<string, LedgerAccountRow>;
   planned: NewLedgerAccount[];
 };
@@ -46,17 +46,9 @@ export async function entryAccounts(
   const iks = refs.flatMap((ref) => (ref.id == null && ref.path == null && ref.ik != null ? [ref.ik] : []));
   // Ancestors too: a new template instance hangs under the nearest account that exists.
   const lookup = schema ? [...new Set(paths.flatMap(prefixes))] : paths;
-  const byKey = new Map<string, LedgerAccountRow>();
-  const add = (accounts: readonly LedgerAccountRow[]) => {
-    for (const account of accounts) {
-      byKey.set(account.id, account);
-      byKey.set(`path:${account.path}`, account);
-      byKey.set(`ik:${account.ik}`, account);
-    }
-  };
-  if (prefetched) add(prefetched);
+  let known = prefetched ? indexOf(prefetched) : new Map<string, LedgerAccountRow>();
   // Without a schema a missing account stays missing; with one, its instance may be planned.
-  if (!prefetched || (schema && refs.some((ref) => !byKey.has(accountKey(ref))))) {
+  if (!prefetched || (schema && refs.some((ref) => !known.has(accountKey(ref))))) {
     const target = await ctx.postingTargets.find({
       workspaceId: ledger.workspaceId,
       match: { id: ledger.id },
@@ -66,21 +58,25 @@ export async function entryAccounts(
     });
     // The ledger was live when the entry's target was read; deleted since, it takes no entry.
     if (!target) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
-    add(target.accounts);
+    known = new Map(known);
+    addTo(known, target.accounts);
   }
 
+  // This entry's own accounts: those it names and those it plans.
+  const byKey = new Map<string, LedgerAccountRow>();
   const planned: NewLedgerAccount[] = [];
   for (const ref of refs) {
     const key = accountKey(ref);
-    if (byKey.has(key)) {
-      const found = byKey.get(key)!;
+    const found = byKey.get(key) ?? known.get(key);
+    if (found) {
       if ((ref.path != null && found.path !== ref.path) || (ref.ik != null && found.ik !== ref.ik))
         throw notFound(ref, ledger);
+      addTo(byKey, [found]);
       continue;
     }
     if (!schema || ref.path == null || ref.id != null) throw notFound(ref, ledger);
     const resolved = resolvePath(schema.chart, ref.path);
-    const idsByPath = new Map([...byKey.values()].map((account) => [account.path, account.id]));
+    const idsByPath = new Map([...known.values(), ...byKey.values()].map((account) => [account.path, account.id]));
     const instances = instancesFor(schema.chart, resolved, (path) => idsByPath.has(path));
     const rows = await linkPlannedRows(
       ctx.sql,
@@ -90,14 +86,34 @@ export async function entryAccounts(
       parameters,
     );
     for (const row of rows) {
-      const account: LedgerAccountRow = { ...row, created: ctx.sandbox?.now ?? new Date() };
-      byKey.set(row.id, account);
-      byKey.set(`path:${row.path}`, account);
-      byKey.set(`ik:${row.ik}`, account);
+      addTo(byKey, [{ ...row, created: ctx.sandbox?.now ?? new Date() }]);
       planned.push(row);
     }
   }
   return { byKey, planned };
+}
+
+/**
+ * Accounts keyed by id, `path:<path>` and `ik:<ik>`, built once per list: the entries of a batch
+ * share the list read with their ledger, and indexing it for each entry made a batch quadratic.
+ */
+const indexes = new WeakMap<readonly LedgerAccountRow[], Map<string, LedgerAccountRow>>();
+function indexOf(accounts: readonly LedgerAccountRow[]): Map<string, LedgerAccountRow> {
+  let index = indexes.get(accounts);
+  if (!index) {
+    index = new Map();
+    addTo(index, accounts);
+    indexes.set(accounts, index);
+  }
+  return index;
+}
+
+function addTo(index: Map<string, LedgerAccountRow>, accounts: readonly LedgerAccountRow[]): void {
+  for (const account of accounts) {
+    index.set(account.id, account);
+    index.set(`path:${account.path}`, account);
+    index.set(`ik:${account.ik}`, account);
+  }
 }
 
 function prefixes(path: string): string[] {
