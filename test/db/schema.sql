@@ -1129,15 +1129,6 @@ begin
     return;
   end if;
 
-  insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
-  select t.workspace_id, t.account_id, t.currency, sum(t.amount), sum(t.lines)
-  from unnest(v_workspaces, v_accounts, v_currencies, v_amounts, v_lines, v_applied) as t(workspace_id, account_id, currency, amount, lines, applied)
-  where not t.applied
-  group by t.workspace_id, t.account_id, t.currency
-  order by t.account_id, t.currency
-  on conflict (workspace_id, account_id, currency)
-    do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count;
-
   insert into ledger_balance_buckets as k (workspace_id, account_id, grain, bucket, currency, amount, line_count)
   select t.workspace_id, t.account_id, g.grain, date_trunc(g.grain, t.local_hour), t.currency, sum(t.amount), sum(t.lines)
   from unnest(v_workspaces, v_accounts, v_currencies, v_hours, v_amounts, v_lines) as t(workspace_id, account_id, currency, local_hour, amount, lines)
@@ -1146,6 +1137,17 @@ begin
   order by t.account_id, g.grain, date_trunc(g.grain, t.local_hour), t.currency
   on conflict (workspace_id, account_id, grain, bucket, currency)
     do update set amount = k.amount + excluded.amount, line_count = k.line_count + excluded.line_count;
+
+  -- Balance rows last: postings that bound an eventual account lock its row, so the fold holds
+  -- those locks only for this statement and the commit, not for the whole batch.
+  insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
+  select t.workspace_id, t.account_id, t.currency, sum(t.amount), sum(t.lines)
+  from unnest(v_workspaces, v_accounts, v_currencies, v_amounts, v_lines, v_applied) as t(workspace_id, account_id, currency, amount, lines, applied)
+  where not t.applied
+  group by t.workspace_id, t.account_id, t.currency
+  order by t.account_id, t.currency
+  on conflict (workspace_id, account_id, currency)
+    do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count;
   return query select v_taken, v_oldest;
 end
 $function$;
