@@ -14,7 +14,7 @@ import { graphqlCaseGenerator } from './graphqlCases.js';
 import { seeded } from './random.js';
 import { restCaseGenerator, type HttpCase } from './restCases.js';
 import { sandboxCaseGenerator } from './sandboxCases.js';
-import { databaseFingerprint, seedWorld } from './world.js';
+import { databaseFingerprint, drainBalanceQueue, seedWorld } from './world.js';
 
 // Runs the fuzz suite against a real Tally process: seeds a world through the API, fingerprints
 // the database, sends the generated bad requests, then checks every answer, the fingerprint, the
@@ -122,6 +122,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
                     : sandbox.next(random);
     };
 
+    await drainBalanceQueue(sql);
     const before = { database: await databaseFingerprint(sql), listings: await world.listings() };
     const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
     const rss: number[] = [];

@@ -200,6 +200,20 @@ async function seedBilling(baseUrl: string, headers: Record<string, string>): Pr
 }
 
 /** One hash over every row of every table of the public schema. */
+/**
+ * Folds the balance deltas the world's postings queued: the server's own fold pauses for seconds
+ * between passes, and one that ran during the fuzz would change the tables it compares.
+ */
+export async function drainBalanceQueue(sql: Sql, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await sql`/* queuedDeltas */ select 1 from ledger_balance_queue limit 1`).length > 0) {
+    if (Date.now() > deadline) throw new Error(`The balance queue did not drain in ${timeoutMs} ms.`);
+    // Folds nothing while the server's fold holds the lock: the next round sees that fold's work.
+    const [{ folded }] = await sql<{ folded: number }[]>`select folded from fold_ledger_balance_queue(100000)`;
+    if (folded === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export async function databaseFingerprint(sql: Sql): Promise<string> {
   const tables = await sql<{ name: string }[]>`
     /* fuzzTables */
