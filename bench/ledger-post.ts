@@ -488,26 +488,24 @@ async function main() {
         postLedgerEntry(sql, transfer(ledger, ids, pick(random), `direct-${run}-${client}-${n}`)),
       );
     };
+    // Two distinct accounts; the hot phase's every transfer touches account 0, like the hot account.
+    const accountPair = (random: () => number, hot = false) => {
+      const from = hot ? 0 : Math.floor(random() * ACCOUNTS);
+      return [from, (from + 1 + Math.floor(random() * (ACCOUNTS - 1))) % ACCOUNTS] as const;
+    };
     const reference = (clients: number, hot: boolean) =>
-      overSql(sql, clients, (_client, _n, random) => {
-        // Two distinct accounts; the hot phase's every transfer touches account 0, like the hot account.
-        const from = hot ? 0 : Math.floor(random() * ACCOUNTS);
-        const to = (from + 1 + Math.floor(random() * (ACCOUNTS - 1))) % ACCOUNTS;
-        return referenceTransfer(sql, from, to);
-      });
+      overSql(sql, clients, (_client, _n, random) => referenceTransfer(sql, ...accountPair(random, hot)));
     // The reference ledger posting BATCH transfers a call, set-based: what this machine's
     // PostgreSQL alone does for addLedgerEntries, with nothing in front of it.
     const referenceBatches = (clients: number) =>
       overSql(
         sql,
         clients,
-        (_client, _n, random) => {
-          const pairs = Array.from({ length: BATCH }, () => {
-            const from = Math.floor(random() * ACCOUNTS);
-            return [from, (from + 1 + Math.floor(random() * (ACCOUNTS - 1))) % ACCOUNTS] as const;
-          });
-          return referenceTransfers(sql, pairs);
-        },
+        (_client, _n, random) =>
+          referenceTransfers(
+            sql,
+            Array.from({ length: BATCH }, () => accountPair(random)),
+          ),
         BATCH,
       );
 

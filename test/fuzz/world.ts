@@ -1,3 +1,4 @@
+import { balanceQueueState, foldBalanceQueue } from '../../src/db/balanceFold.js';
 import type { Sql } from '../../src/db/sql.js';
 import { BILLING_WORLD, type BillingWorldIds } from './billingCases.js';
 import { LEDGER_WORLD } from './ledgerCases.js';
@@ -199,21 +200,21 @@ async function seedBilling(baseUrl: string, headers: Record<string, string>): Pr
   };
 }
 
-/** One hash over every row of every table of the public schema. */
 /**
  * Folds the balance deltas the world's postings queued: the server's own fold pauses for seconds
  * between passes, and one that ran during the fuzz would change the tables it compares.
  */
 export async function drainBalanceQueue(sql: Sql, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while ((await sql`/* queuedDeltas */ select 1 from ledger_balance_queue limit 1`).length > 0) {
+  while ((await balanceQueueState(sql)).pending > 0) {
     if (Date.now() > deadline) throw new Error(`The balance queue did not drain in ${timeoutMs} ms.`);
     // Folds nothing while the server's fold holds the lock: the next round sees that fold's work.
-    const [{ folded }] = await sql<{ folded: number }[]>`select folded from fold_ledger_balance_queue(100000)`;
+    const { folded } = await foldBalanceQueue(sql, 100_000);
     if (folded === 0) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
+/** One hash over every row of every table of the public schema. */
 export async function databaseFingerprint(sql: Sql): Promise<string> {
   const tables = await sql<{ name: string }[]>`
     /* fuzzTables */

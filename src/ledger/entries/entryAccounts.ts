@@ -59,7 +59,7 @@ export async function entryAccounts(
     // The ledger was live when the entry's target was read; deleted since, it takes no entry.
     if (!target) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
     known = new Map(known);
-    addTo(known, target.accounts);
+    for (const account of target.accounts) addTo(known, account);
   }
 
   // This entry's own accounts: those it names and those it plans.
@@ -71,7 +71,7 @@ export async function entryAccounts(
     if (found) {
       if ((ref.path != null && found.path !== ref.path) || (ref.ik != null && found.ik !== ref.ik))
         throw notFound(ref, ledger);
-      addTo(byKey, [found]);
+      addTo(byKey, found);
       continue;
     }
     if (!schema || ref.path == null || ref.id != null) throw notFound(ref, ledger);
@@ -86,7 +86,7 @@ export async function entryAccounts(
       parameters,
     );
     for (const row of rows) {
-      addTo(byKey, [{ ...row, created: ctx.sandbox?.now ?? new Date() }]);
+      addTo(byKey, { ...row, created: ctx.sandbox?.now ?? new Date() });
       planned.push(row);
     }
   }
@@ -102,18 +102,16 @@ function indexOf(accounts: readonly LedgerAccountRow[]): Map<string, LedgerAccou
   let index = indexes.get(accounts);
   if (!index) {
     index = new Map();
-    addTo(index, accounts);
+    for (const account of accounts) addTo(index, account);
     indexes.set(accounts, index);
   }
   return index;
 }
 
-function addTo(index: Map<string, LedgerAccountRow>, accounts: readonly LedgerAccountRow[]): void {
-  for (const account of accounts) {
-    index.set(account.id, account);
-    index.set(`path:${account.path}`, account);
-    index.set(`ik:${account.ik}`, account);
-  }
+function addTo(index: Map<string, LedgerAccountRow>, account: LedgerAccountRow): void {
+  index.set(account.id, account);
+  index.set(`path:${account.path}`, account);
+  index.set(`ik:${account.ik}`, account);
 }
 
 function prefixes(path: string): string[] {
