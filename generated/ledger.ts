@@ -223,7 +223,8 @@ export type BalanceUpdateConsistencyMode =
   /**
    * Postings take no lock on the account's balance, so any number can post to it at once: their
    * deltas are queued and a background fold moves them into the stored balance, normally within
-   * a second (the lag is logged and exported as `tally_balance_fold_lag_seconds` on `/metrics`).
+   * a few seconds (`BALANCE_FOLD_INTERVAL_MS`, 5 s by default; the lag is logged and exported as
+   * `tally_balance_fold_lag_seconds` on `/metrics`).
    * Balance reads add the queued deltas, so they include every committed posting. An entry with
    * a condition on this account's own balance updates it under its lock, as `strong` does.
    * Without a lock, the Int96 range of the balance is checked against the postings committed so
