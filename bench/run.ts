@@ -17,7 +17,8 @@ import { runLoad, type LoadFigures, type Request } from './support/load.js';
 // REST read and the billing writes only. BENCH_BASELINE=<a checkout of another commit> serves that
 // checkout too, on its own database, and measures every case on both in alternating rounds.
 // BENCH_SERVER_ENV and BENCH_BASELINE_ENV (NAME=value,...) configure either server: with
-// BENCH_BASELINE=. two settings of one checkout compare in one run.
+// BENCH_BASELINE=. two settings of one checkout compare in one run. BENCH_BASELINE_NODE_FLAGS
+// (space-separated; empty for none) starts the baseline with other Node flags than SERVER_NODE_FLAGS.
 // Results: bench/results/requests.{md,json} (billing.{md,json} for --billing).
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
@@ -205,7 +206,13 @@ async function main() {
     if (process.env.BENCH_BASELINE) {
       const url = await ensureDatabase(postgres.url, 'tally_bench_baseline');
       servers.push(
-        await serve('baseline', url, path.resolve(process.env.BENCH_BASELINE), process.env.BENCH_BASELINE_ENV),
+        await serve(
+          'baseline',
+          url,
+          path.resolve(process.env.BENCH_BASELINE),
+          process.env.BENCH_BASELINE_ENV,
+          process.env.BENCH_BASELINE_NODE_FLAGS?.split(' ').filter(Boolean),
+        ),
       );
     }
     const samples = new Map<string, LoadFigures[]>();
@@ -275,7 +282,13 @@ async function costliestStatements(sql: Sql): Promise<string> {
     .join('\n');
 }
 
-async function serve(label: string, databaseUrl: string, cwd?: string, settings?: string): Promise<Server> {
+async function serve(
+  label: string,
+  databaseUrl: string,
+  cwd?: string,
+  settings?: string,
+  nodeFlags?: readonly string[],
+): Promise<Server> {
   const tally = await startTally(
     {
       DATABASE_URL: databaseUrl,
@@ -290,7 +303,7 @@ async function serve(label: string, databaseUrl: string, cwd?: string, settings?
       ),
     },
     // Served as `make run` serves it: compiled, unless the checkout predates the build.
-    { cwd, startOutputOnly: true, compiled: await compileIfBuildable(cwd) },
+    { cwd, startOutputOnly: true, compiled: await compileIfBuildable(cwd), nodeFlags },
   );
   const server = { label, tally, token: await fetchToken(tally.baseUrl, 'bench', 'bench-secret') };
   await call(server, 'POST', '/graphql', {

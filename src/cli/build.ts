@@ -15,6 +15,14 @@ const LINKED = ['spec', 'src/db/migrations', 'src/db/functions', 'src/dashboard/
 
 export const COMPILED_MAIN = path.join('dist', 'src', 'main.js');
 
+/**
+ * Node flags the server starts with (`make run`, `npm start`, the test and benchmark servers).
+ * A young generation of 32 MB a semi-space: the default grew to about 16 MB, and its scavenges
+ * (one every 40 creates, ~3 ms each, copying the live requests) took 8 % of the event loop;
+ * bench/HISTORY.md, 2026-11-28 (second session), has the figures.
+ */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=32'];
+
 /** Compiles the checkout at `root` into `root/dist`, replacing what was there. */
 export async function buildServer(root: string): Promise<void> {
   const outdir = path.join(root, 'dist');

@@ -2,7 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { COMPILED_MAIN } from '../../src/cli/build.js';
+import { COMPILED_MAIN, SERVER_NODE_FLAGS } from '../../src/cli/build.js';
 import { freePort } from './ports.js';
 
 // Tally as a user runs it: the real entry point in its own process, configured by environment.
@@ -19,11 +19,13 @@ export type StartOptions = {
   startOutputOnly?: boolean;
   /** Serve the compiled server (dist/, from `buildServer`) as `make run` does, not the sources through tsx. */
   compiled?: boolean;
+  /** Node flags instead of SERVER_NODE_FLAGS (a baseline that predates them, say). */
+  nodeFlags?: readonly string[];
 };
 
 export async function startTally(env: Record<string, string>, options: StartOptions = {}): Promise<TallyProcess> {
   const port = await freePort();
-  const child = spawnTally(env, port, options.cwd, options.compiled);
+  const child = spawnTally(env, port, options.cwd, options.compiled, options.nodeFlags);
   let output = '';
   let started = false;
   const keep = (chunk: Buffer) => {
@@ -47,11 +49,17 @@ export async function startTally(env: Record<string, string>, options: StartOpti
   return { child, baseUrl: `http://127.0.0.1:${port}`, port, output: () => output };
 }
 
-export function spawnTally(env: Record<string, string>, port: number, cwd = root, compiled = false): ChildProcess {
+export function spawnTally(
+  env: Record<string, string>,
+  port: number,
+  cwd = root,
+  compiled = false,
+  nodeFlags: readonly string[] = SERVER_NODE_FLAGS,
+): ChildProcess {
   // TALLY_NODE_ARGS adds flags NODE_OPTIONS refuses (a benchmark's --cpu-prof, say).
   const extra = process.env.TALLY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const entry = compiled ? [COMPILED_MAIN] : ['--import', 'tsx/esm', 'src/main.ts'];
-  return spawn(process.execPath, [...extra, ...entry], {
+  return spawn(process.execPath, [...nodeFlags, ...extra, ...entry], {
     cwd,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

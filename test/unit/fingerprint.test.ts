@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, fingerprint } from '../../src/core/fingerprint.js';
+import { canonicalJson, canonicalText, fingerprint } from '../../src/core/fingerprint.js';
 
 /** The same value with every object's keys in reverse order, at every depth. */
 function reordered(value: unknown): unknown {
@@ -93,5 +93,39 @@ describe('canonicalJson', () => {
         expect(canonicalJson(JSON.parse(text))).toBe(text);
       }),
     );
+  });
+});
+
+describe('canonicalJson against the key-by-key reference', () => {
+  it('writes every JSON value exactly as canonicalText does', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(canonicalJson(value)).toBe(canonicalText(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  // Engines write array-index keys first, in numeric order; the canonical order is by code unit.
+  it('sorts array-index keys by code unit too, at any depth', () => {
+    const value = { b: [{ '10': 'x', '9': 'y', a: 1 }], a: { '2': true, '11': false } };
+    expect(canonicalJson(value)).toBe('{"a":{"11":false,"2":true},"b":[{"10":"x","9":"y","a":1}]}');
+    expect(canonicalJson(value)).toBe(canonicalText(value));
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.oneof(fc.nat().map(String), fc.string(), fc.constant('__proto__')), fc.jsonValue()),
+        (value) => {
+          expect(canonicalJson(value)).toBe(canonicalText(value));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes members it cannot express as null, and dates and objects without prototype as their members', () => {
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { b: 1, a: 2 });
+    const value = { f: () => 1, s: Symbol('s'), d: new Date(0), bare, list: [() => 1, undefined] };
+    expect(canonicalJson(value)).toBe(canonicalText(value));
+    expect(canonicalJson(value)).toBe('{"bare":{"a":2,"b":1},"d":{},"f":null,"list":[null,null],"s":null}');
   });
 });
