@@ -42,9 +42,9 @@ export type Config = {
   balanceFoldBatchSize: number;
   /** What one GraphQL request may ask for (GRAPHQL_MAX_*). */
   graphqlLimits: DocumentLimits;
-  /** Group commit of ledger entries (POSTING_GROUP_MAX_ENTRIES, POSTING_GROUPS_IN_FLIGHT). */
+  /** Group commit of ledger entries (POSTING_GROUP_MAX_ENTRIES, POSTING_GROUPS_IN_FLIGHT, POSTING_GROUP_FLUSH_AT). */
   postingGroups: PostingGroupOptions;
-  /** Group commit of transaction syncs and invoice creates (BILLING_GROUP_MAX_WRITES, BILLING_GROUPS_IN_FLIGHT). */
+  /** Group commit of transaction syncs and invoice creates (BILLING_GROUP_MAX_WRITES, BILLING_GROUPS_IN_FLIGHT, BILLING_GROUP_FLUSH_AT). */
   billingGroups: GroupCommitOptions;
   /** Idle keep-alive connections close after this; above the idle time of common client pools. */
   keepAliveTimeoutMs: number;
@@ -142,10 +142,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     postingGroups: {
       maxEntries: integer('POSTING_GROUP_MAX_ENTRIES', DEFAULT_POSTING_GROUPS.maxEntries, 1, 64),
       maxInFlight: integer('POSTING_GROUPS_IN_FLIGHT', DEFAULT_POSTING_GROUPS.maxInFlight, 1, 64),
+      flushAt: integer(
+        'POSTING_GROUP_FLUSH_AT',
+        DEFAULT_POSTING_GROUPS.flushAt ?? DEFAULT_POSTING_GROUPS.maxEntries,
+        1,
+        64,
+      ),
     },
     billingGroups: {
       maxItems: integer('BILLING_GROUP_MAX_WRITES', DEFAULT_BILLING_GROUPS.maxItems, 1, 32),
       maxInFlight: integer('BILLING_GROUPS_IN_FLIGHT', DEFAULT_BILLING_GROUPS.maxInFlight, 1, 64),
+      flushAt: integer(
+        'BILLING_GROUP_FLUSH_AT',
+        DEFAULT_BILLING_GROUPS.flushAt ?? DEFAULT_BILLING_GROUPS.maxItems,
+        1,
+        32,
+      ),
     },
     graphqlLimits: Object.fromEntries(
       (Object.keys(DEFAULT_DOCUMENT_LIMITS) as DocumentLimit[]).map((limit) => [

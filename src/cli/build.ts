@@ -17,11 +17,11 @@ export const COMPILED_MAIN = path.join('dist', 'src', 'main.js');
 
 /**
  * Node flags the server starts with (`make run`, `npm start`, the test and benchmark servers).
- * A young generation of 32 MB a semi-space: the default grew to about 16 MB, and its scavenges
- * (one every 40 creates, ~3 ms each, copying the live requests) took 8 % of the event loop;
- * bench/HISTORY.md, 2026-11-28 (second session), has the figures.
+ * A young generation of 24 MB a semi-space: under the default its scavenges (one every 40 invoice
+ * creates, ~3 ms each, copying the live requests) took 8 % of the event loop. 32 MB paid a little
+ * more but took the server past 300 MB under batches; bench/HISTORY.md has the figures.
  */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=32'];
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=24'];
 
 /** Compiles the checkout at `root` into `root/dist`, replacing what was there. */
 export async function buildServer(root: string): Promise<void> {

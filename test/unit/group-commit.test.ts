@@ -39,6 +39,31 @@ describe('group commit', () => {
     expect(alone).toEqual([6]);
   });
 
+  it('sends a group as soon as flushAt items wait, before the turn ends, while groups are free', async () => {
+    const { groups, alone, steps } = recorder();
+    const write = groupCommit({ maxItems: 8, maxInFlight: 2, flushAt: 2 }, steps);
+    const answers = [write(items(['a'])[0])];
+    expect(groups).toEqual([]);
+    answers.push(write({ key: 'b', value: 1 }));
+    // Written at the second arrival, not at the end of the turn.
+    expect(groups).toEqual([[0, 1]]);
+    answers.push(write({ key: 'c', value: 2 }), write({ key: 'd', value: 3 }));
+    expect(groups).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
+    // Both groups are in flight: the next ones wait for one of them, early flush or not.
+    answers.push(write({ key: 'e', value: 4 }), write({ key: 'f', value: 5 }));
+    expect(groups).toHaveLength(2);
+    expect(await Promise.all(answers)).toEqual(['group:0', 'group:1', 'group:2', 'group:3', 'group:4', 'group:5']);
+    expect(groups).toEqual([
+      [0, 1],
+      [2, 3],
+      [4, 5],
+    ]);
+    expect(alone).toEqual([]);
+  });
+
   it('never puts two items with one key in a group: the later one waits for a later group', async () => {
     const { groups, alone, steps } = recorder();
     const write = groupCommit({ maxItems: 8, maxInFlight: 1 }, steps);

@@ -5,6 +5,8 @@ export type PostingGroupOptions = {
   maxEntries: number;
   /** Groups being written at once; the next group forms while they are. */
   maxInFlight: number;
+  /** With this many entries waiting, a group goes at once (see GroupCommitOptions.flushAt). */
+  flushAt?: number;
 };
 
 /** Group commit as the server runs it by default: set-based groups outran one entry per commit by 1.2-1.3× (bench/results/ledger-post.md). */

@@ -16,7 +16,7 @@ export type PostingGroups = {
 
 export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_POSTING_GROUPS): PostingGroups {
   const post = groupCommit<PreparedEntry, PostingOutcome>(
-    { maxItems: options.maxEntries, maxInFlight: options.maxInFlight },
+    { maxItems: options.maxEntries, maxInFlight: options.maxInFlight, flushAt: options.flushAt },
     {
       writeGroup: (prepared) =>
         postLedgerEntries(
