@@ -15,11 +15,8 @@ node_modules/.installed: package.json package-lock.json $(wildcard patches/*.pat
 
 install: node_modules/.installed ## Install dependencies (npm ci) when package-lock.json changed
 
-# Kept equal to SERVER_NODE_FLAGS in src/cli/build.ts (test/unit/serverFlags.test.ts checks).
-SERVER_NODE_FLAGS := --max-semi-space-size=24
-
 run: build ## Serve on PORT (8080); embedded PostgreSQL in .data/ unless DATABASE_URL is set
-	node $(SERVER_NODE_FLAGS) dist/src/main.js
+	node dist/src/main.js
 
 build: install ## Compile the server to JavaScript in dist/ (esbuild, file by file); make run serves it
 	$(NODE_TS) src/cli/build.ts

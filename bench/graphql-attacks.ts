@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SERVER_NODE_FLAGS } from '../src/cli/build.js';
 import { ensureDatabase } from '../src/db/database.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
@@ -22,7 +21,7 @@ type Server = { child: ChildProcess; url: string };
 
 async function startServer(root: string, databaseUrl: string): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx/esm', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'src/main.ts'], {
     cwd: root,
     env: {
       ...process.env,

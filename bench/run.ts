@@ -18,7 +18,7 @@ import { runLoad, type LoadFigures, type Request } from './support/load.js';
 // checkout too, on its own database, and measures every case on both in alternating rounds.
 // BENCH_SERVER_ENV and BENCH_BASELINE_ENV (NAME=value,...) configure either server: with
 // BENCH_BASELINE=. two settings of one checkout compare in one run. BENCH_BASELINE_NODE_FLAGS
-// (space-separated; empty for none) starts the baseline with other Node flags than SERVER_NODE_FLAGS.
+// (space-separated) starts the baseline with Node flags of its own (--max-semi-space-size=32, say).
 // Results: bench/results/requests.{md,json} (billing.{md,json} for --billing).
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);

@@ -15,14 +15,6 @@ const LINKED = ['spec', 'src/db/migrations', 'src/db/functions', 'src/dashboard/
 
 export const COMPILED_MAIN = path.join('dist', 'src', 'main.js');
 
-/**
- * Node flags the server starts with (`make run`, `npm start`, the test and benchmark servers).
- * A young generation of 24 MB a semi-space: under the default its scavenges (one every 40 invoice
- * creates, ~3 ms each, copying the live requests) took 8 % of the event loop. 32 MB paid a little
- * more but took the server past 300 MB under batches; bench/HISTORY.md has the figures.
- */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=24'];
-
 /** Compiles the checkout at `root` into `root/dist`, replacing what was there. */
 export async function buildServer(root: string): Promise<void> {
   const outdir = path.join(root, 'dist');

@@ -2,7 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { COMPILED_MAIN, SERVER_NODE_FLAGS } from '../../src/cli/build.js';
+import { COMPILED_MAIN } from '../../src/cli/build.js';
 import { freePort } from './ports.js';
 
 // Tally as a user runs it: the real entry point in its own process, configured by environment.
@@ -19,7 +19,7 @@ export type StartOptions = {
   startOutputOnly?: boolean;
   /** Serve the compiled server (dist/, from `buildServer`) as `make run` does, not the sources through tsx. */
   compiled?: boolean;
-  /** Node flags instead of SERVER_NODE_FLAGS (a baseline that predates them, say). */
+  /** Node flags for this server only (a benchmark comparing two settings of V8, say). */
   nodeFlags?: readonly string[];
 };
 
@@ -54,7 +54,7 @@ export function spawnTally(
   port: number,
   cwd = root,
   compiled = false,
-  nodeFlags: readonly string[] = SERVER_NODE_FLAGS,
+  nodeFlags: readonly string[] = [],
 ): ChildProcess {
   // TALLY_NODE_ARGS adds flags NODE_OPTIONS refuses (a benchmark's --cpu-prof, say).
   const extra = process.env.TALLY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
