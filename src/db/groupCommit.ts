@@ -15,7 +15,8 @@ export type GroupCommitOptions = {
   /**
    * With this many items waiting and a group free to go, the group goes at once instead of at
    * the end of the event loop's turn: PostgreSQL starts on it while the server still reads the
-   * rest of the requests that arrived together. Default: maxItems (only a full group goes early).
+   * rest of the requests that arrived together. Default, and at most: maxItems (only a full
+   * group goes early).
    */
   flushAt?: number;
 };
@@ -45,8 +46,14 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
   let inFlight = 0;
   let scheduled = false;
 
-  const flushAt = options.flushAt ?? options.maxItems;
+  const flushAt = Math.min(options.flushAt ?? options.maxItems, options.maxItems);
+  /**
+   * Items that arrived since groups last went out. Only they count toward flushAt: items held
+   * back because their key is being written would otherwise send each newcomer alone.
+   */
+  let arrivals = 0;
   const dispatch = () => {
+    arrivals = 0;
     while (inFlight < options.maxInFlight) {
       const group = nextGroup(waiting, options.maxItems, steps.keyOf, writing);
       if (group.length === 0) break;
@@ -55,7 +62,7 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
   };
   const schedule = () => {
     if (inFlight >= options.maxInFlight || waiting.length === 0) return;
-    if (waiting.length >= flushAt) return dispatch();
+    if (arrivals >= flushAt) return dispatch();
     if (scheduled) return;
     scheduled = true;
     setImmediate(() => {
@@ -100,6 +107,7 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
     if (options.maxItems === 1) return steps.writeAlone(item);
     return new Promise<R>((resolve, reject) => {
       waiting.push({ item, resolve, reject });
+      arrivals++;
       schedule();
     });
   };

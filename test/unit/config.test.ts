@@ -24,6 +24,16 @@ describe('loadConfig', () => {
     expect(loadConfig({}).graphqlLimits).toEqual(DEFAULT_DOCUMENT_LIMITS);
   });
 
+  it('reads the group commit settings, the flush thresholds included', () => {
+    expect(loadConfig({}).billingGroups).toEqual({ maxItems: 32, maxInFlight: 4, flushAt: 16 });
+    expect(loadConfig({}).postingGroups).toEqual({ maxEntries: 64, maxInFlight: 4, flushAt: 64 });
+    const config = loadConfig({ BILLING_GROUP_FLUSH_AT: '8', POSTING_GROUP_FLUSH_AT: '24' });
+    expect(config.billingGroups.flushAt).toBe(8);
+    expect(config.postingGroups.flushAt).toBe(24);
+    expect(() => loadConfig({ BILLING_GROUP_FLUSH_AT: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ POSTING_GROUP_FLUSH_AT: '65' })).toThrow(ConfigError);
+  });
+
   it('reads the bootstrap client and the ephemeral flag', () => {
     const config = loadConfig({ BOOTSTRAP_CLIENT_ID: 'ci', BOOTSTRAP_CLIENT_SECRET: 's', TALLY_EPHEMERAL: '1' });
     expect(config.bootstrap).toEqual({ clientId: 'ci', clientSecret: 's', workspaceName: 'Default' });

@@ -122,6 +122,25 @@ describe('canonicalJson against the key-by-key reference', () => {
     );
   });
 
+  // Bodies nest as deep as a 1 MB limit allows; the copy must not fail sooner than the old writer.
+  it('writes values nested as deep as the key-by-key writer manages', () => {
+    const nested = (depth: number) => {
+      let value: unknown = 'leaf';
+      for (let level = 0; level < depth; level++) value = level % 2 ? [value] : { v: value };
+      return value;
+    };
+    // The deepest value the key-by-key writer manages on this thread's stack.
+    const depth = [8000, 6000, 4000, 3000, 2000, 1000].find((candidate) => {
+      try {
+        canonicalText(nested(candidate));
+        return true;
+      } catch {
+        return false;
+      }
+    })!;
+    expect(canonicalJson(nested(depth))).toBe(canonicalText(nested(depth)));
+  });
+
   it('writes members it cannot express as null, and dates and objects without prototype as their members', () => {
     const bare = Object.assign(Object.create(null) as Record<string, unknown>, { b: 1, a: 2 });
     const value = { f: () => 1, s: Symbol('s'), d: new Date(0), bare, list: [() => 1, undefined] };

@@ -64,6 +64,39 @@ describe('group commit', () => {
     expect(alone).toEqual([]);
   });
 
+  it('sends a full group at once whatever flushAt says above maxItems', () => {
+    const { groups, steps } = recorder();
+    const write = groupCommit({ maxItems: 2, maxInFlight: 1, flushAt: 10 }, steps);
+    void write({ key: 'a', value: 0 });
+    void write({ key: 'b', value: 1 });
+    expect(groups).toEqual([[0, 1]]);
+  });
+
+  it('counts toward flushAt only the items that arrived since groups last went, not those held back by their key', async () => {
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const { groups, alone, steps } = recorder({
+      // The hot key's write stays in flight until the gate opens, so its twins stay held back.
+      writeAlone: async (item) => {
+        alone.push(item.value);
+        if (item.key === 'hot') await gate;
+        return `alone:${item.value}`;
+      },
+    });
+    const write = groupCommit({ maxItems: 32, maxInFlight: 4, flushAt: 16 }, steps);
+    // Seventeen writes of one key: the first goes alone, sixteen wait behind it.
+    const held = Array.from({ length: 17 }, (_, value) => write({ key: 'hot', value }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(alone).toEqual([0]);
+    // Forty writes of other keys: they go as groups of sixteen, not one by one.
+    const fresh = Array.from({ length: 40 }, (_, i) => write({ key: `k${i}`, value: 100 + i }));
+    expect(groups.map((group) => group.length)).toEqual([16, 16]);
+    expect(alone).toEqual([0]);
+    open();
+    await Promise.all([...held, ...fresh]);
+    expect(alone.filter((value) => value >= 100)).toEqual([]);
+  });
+
   it('never puts two items with one key in a group: the later one waits for a later group', async () => {
     const { groups, alone, steps } = recorder();
     const write = groupCommit({ maxItems: 8, maxInFlight: 1 }, steps);
