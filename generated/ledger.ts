@@ -52,9 +52,14 @@ export type Scalars = {
    * On input, numbers never pass through floating point: an integer is read as its exact decimal
    * string (`5` becomes `"5"`), and a fraction, or an integer in variables beyond 2^53 (already
    * rounded by JSON parsing), is refused with `invalid_input_provided`. Send amounts as strings.
+   * Arrays and objects nest at most 100 levels deep; a deeper value is refused with
+   * `invalid_input_provided`.
    */
   JSON: { input: unknown; output: unknown; }
-  /** A JSON object (ECMA-404); other JSON values are rejected. Numbers are read as `JSON` reads them. */
+  /**
+   * A JSON object (ECMA-404); other JSON values are rejected. Numbers, and nesting, are read as
+   * `JSON` reads them.
+   */
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
   /**
    * The last instant (the final millisecond) of a year, month, day or hour, written as `YYYY`,

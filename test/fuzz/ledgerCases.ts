@@ -66,6 +66,11 @@ export function ledgerCaseGenerator(token: string) {
   const wallets = { ik: LEDGER_WORLD.schemaLedger };
   const books = { ik: LEDGER_WORLD.plainLedger };
   const line = (path: string, amount: string) => ({ account: { path }, amount });
+  const deepArrays = (depth: number): unknown => {
+    let value: unknown = 'u1';
+    for (let level = 0; level < depth; level++) value = [value];
+    return value;
+  };
 
   const badTyped = (random: Random) =>
     random.pick<Record<string, unknown>>([
@@ -80,6 +85,8 @@ export function ledgerCaseGenerator(token: string) {
       },
       { type: 'fund', parameters: { user: random.pick(['a/b', 'a:b', 'a#b', 'u'.repeat(200), '']), amount: '1' } },
       { type: 'fund', parameters: { user: { nested: true }, amount: '1' } },
+      // Past the JSON scalars' nesting limit: refused while coerced, before any recursion over it.
+      { type: 'fund', parameters: { user: deepArrays(random.int(101, 3000)), amount: '1' } },
       { type: 'fund', parameters: ['u1', '1'] },
       { type: 'fund', typeVersion: random.int(2, 9), parameters: { user: 'u1', amount: '1' } },
       { type: random.pick(['nope', 'FUND', 'fund ']), parameters: {} },

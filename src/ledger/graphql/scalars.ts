@@ -24,7 +24,17 @@ function stringScalar(name: StringScalar): GraphQLScalarType {
   });
 }
 
-function jsonLiteral(node: ValueNode): unknown {
+/** Arrays and objects nest at most this deep in a JSON value: deeper ones are refused before a recursion can run out of stack. */
+export const MAX_JSON_NESTING = 100;
+
+function tooDeep(): GraphQLError {
+  return new GraphQLError(`A JSON value may nest arrays and objects at most ${MAX_JSON_NESTING} levels deep.`, {
+    extensions: { code: 'invalid_input_provided' },
+  });
+}
+
+function jsonLiteral(node: ValueNode, depth = 0): unknown {
+  if ((node.kind === Kind.LIST || node.kind === Kind.OBJECT) && depth >= MAX_JSON_NESTING) throw tooDeep();
   switch (node.kind) {
     case Kind.STRING:
     case Kind.ENUM:
@@ -39,9 +49,9 @@ function jsonLiteral(node: ValueNode): unknown {
     case Kind.NULL:
       return null;
     case Kind.LIST:
-      return node.values.map(jsonLiteral);
+      return node.values.map((item) => jsonLiteral(item, depth + 1));
     case Kind.OBJECT:
-      return Object.fromEntries(node.fields.map((field) => [field.name.value, jsonLiteral(field.value)]));
+      return Object.fromEntries(node.fields.map((field) => [field.name.value, jsonLiteral(field.value, depth + 1)]));
     default:
       throw new GraphQLError('Variables inside JSON literals are not supported.');
   }
@@ -54,16 +64,15 @@ function inexact(value: string): GraphQLError {
 }
 
 /** Variables arrive through JSON.parse: safe integers become their digits, anything else inexact is refused. */
-function exactNumbers(value: unknown): unknown {
+function exactNumbers(value: unknown, depth = 0): unknown {
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value)) throw inexact(String(value));
     return String(value);
   }
-  if (Array.isArray(value)) return value.map(exactNumbers);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, exactNumbers(item)]));
-  }
-  return value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_JSON_NESTING) throw tooDeep();
+  if (Array.isArray(value)) return value.map((item) => exactNumbers(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, exactNumbers(item, depth + 1)]));
 }
 
 function jsonScalar(name: string, objectsOnly: boolean): GraphQLScalarType {
