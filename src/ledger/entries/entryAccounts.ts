@@ -46,9 +46,11 @@ export async function entryAccounts(
   const iks = refs.flatMap((ref) => (ref.id == null && ref.path == null && ref.ik != null ? [ref.ik] : []));
   // Ancestors too: a new template instance hangs under the nearest account that exists.
   const lookup = schema ? [...new Set(paths.flatMap(prefixes))] : paths;
-  let known = prefetched ? indexOf(prefetched) : new Map<string, LedgerAccountRow>();
+  const shared = prefetched ? indexOf(prefetched) : undefined;
+  // What the batch's list lacks, read for this entry alone (the shared index is never copied).
+  const fetched = new Map<string, LedgerAccountRow>();
   // Without a schema a missing account stays missing; with one, its instance may be planned.
-  if (!prefetched || (schema && refs.some((ref) => !known.has(accountKey(ref))))) {
+  if (!shared || (schema && refs.some((ref) => !shared.has(accountKey(ref))))) {
     const target = await ctx.postingTargets.find({
       workspaceId: ledger.workspaceId,
       match: { id: ledger.id },
@@ -58,16 +60,17 @@ export async function entryAccounts(
     });
     // The ledger was live when the entry's target was read; deleted since, it takes no entry.
     if (!target) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
-    known = new Map(known);
-    for (const account of target.accounts) addTo(known, account);
+    for (const account of target.accounts) addTo(fetched, account);
   }
 
   // This entry's own accounts: those it names and those it plans.
   const byKey = new Map<string, LedgerAccountRow>();
   const planned: NewLedgerAccount[] = [];
+  // Ids of every account known by path, built at the first plan; plannedAccountRows adds the planned.
+  let idsByPath: Map<string, string> | undefined;
   for (const ref of refs) {
     const key = accountKey(ref);
-    const found = byKey.get(key) ?? known.get(key);
+    const found = byKey.get(key) ?? fetched.get(key) ?? shared?.get(key);
     if (found) {
       if ((ref.path != null && found.path !== ref.path) || (ref.ik != null && found.ik !== ref.ik))
         throw notFound(ref, ledger);
@@ -76,13 +79,16 @@ export async function entryAccounts(
     }
     if (!schema || ref.path == null || ref.id != null) throw notFound(ref, ledger);
     const resolved = resolvePath(schema.chart, ref.path);
-    const idsByPath = new Map([...known.values(), ...byKey.values()].map((account) => [account.path, account.id]));
-    const instances = instancesFor(schema.chart, resolved, (path) => idsByPath.has(path));
+    idsByPath ??= new Map(
+      [...(shared?.values() ?? []), ...fetched.values()].map((account) => [account.path, account.id]),
+    );
+    const known = idsByPath;
+    const instances = instancesFor(schema.chart, resolved, (path) => known.has(path));
     const rows = await linkPlannedRows(
       ctx.sql,
       ledger.workspaceId,
       instances,
-      plannedAccountRows(ledger, instances, idsByPath, parameters),
+      plannedAccountRows(ledger, instances, known, parameters),
       parameters,
     );
     for (const row of rows) {
