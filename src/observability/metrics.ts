@@ -103,10 +103,11 @@ export function countGraphqlOperation(name: string, type: string): void {
 let poolSql: Sql | undefined;
 let poolMax = 0;
 
-// Pool use as PostgreSQL sees it: this application's connections by state, read at scrape time.
+// Pool use as PostgreSQL sees it: this application's connections to its own database by state,
+// read at scrape time (other Tally processes on the same database count too).
 new Gauge({
   name: 'tally_db_connections',
-  help: "Database connections of Tally (application_name 'tally') by state, and the pool's maximum (state=\"max\").",
+  help: "Database connections of Tally (application_name 'tally') to its database by state, and the pool's maximum (state=\"max\").",
   labelNames: ['state'] as const,
   registers: [registry],
   async collect() {
@@ -116,7 +117,8 @@ new Gauge({
     const rows = await poolSql<{ state: string | null; count: number }[]>`
       /* metricsConnections */
       select coalesce(state, 'unknown') as state, count(*)::int as count from pg_stat_activity
-      where application_name = 'tally' and pid <> pg_backend_pid() group by 1`;
+      where application_name = 'tally' and datname = current_database() and pid <> pg_backend_pid()
+      group by 1`;
     for (const row of rows) this.set({ state: row.state ?? 'unknown' }, row.count);
   },
 });
