@@ -212,7 +212,8 @@ export type InvoiceItemInput = {
   product_ref: string;
   user_id: string | null;
   user_external_id: string | null;
-  new_user_id: string;
+  /** Set on the first item naming each new external id only. */
+  new_user_id: string | null;
   description: string;
   currency: CurrencyCode;
   unit_price: string;
@@ -221,17 +222,20 @@ export type InvoiceItemInput = {
   tags: Tag[];
 };
 
+/** What a create wrote for each line item, in item order: its user and its product. */
+export type CreatedItemReferences = {
+  userIds: string[];
+  userExternalIds: string[];
+  productIds: string[];
+  productCodes: string[];
+};
+
 export type CreateInvoiceOutcome =
-  | {
-      outcome: 'created';
-      created: Date;
-      users: Record<string, [string, string]>;
-      products: Record<string, [string, string]>;
-    }
+  | ({ outcome: 'created'; created: Date } & CreatedItemReferences)
   | { outcome: 'taken' }
   | { outcome: 'unknown_product' | 'unknown_user'; indexes: number[] };
 
-/** One invoice create as create_invoice takes it; user keys are `id:<id>` or `ext:<external id>`. */
+/** One invoice create as create_invoice takes it. */
 export type InvoiceCreateCall = {
   workspaceId: string;
   invoiceId: string;
@@ -240,19 +244,15 @@ export type InvoiceCreateCall = {
   items: readonly InvoiceItemInput[];
 };
 
-type CreateInvoiceRow = {
-  outcome: 'created' | 'taken';
-  created: Date | null;
-  users: Record<string, [string, string]>;
-  products: Record<string, [string, string]>;
-};
+type CreateInvoiceRow = { outcome: 'created' | 'taken'; created: Date | null } & CreatedItemReferences;
 
 /** create_invoice: the whole create in one statement (src/db/functions). */
 export async function createInvoiceRow(db: Db, call: InvoiceCreateCall): Promise<CreateInvoiceOutcome> {
   try {
     const [row] = await db<CreateInvoiceRow[]>`
       /* createInvoiceRow */
-      select outcome, invoice_created as created, users, products
+      select outcome, invoice_created as created, user_ids as "userIds", user_external_ids as "userExternalIds",
+             product_ids as "productIds", product_codes as "productCodes"
       from create_invoice(${call.workspaceId}, ${call.invoiceId}, ${jsonb(db, call.tags)}, ${call.requestHash}, ${jsonb(db, call.items)})`;
     return createAnswer(row);
   } catch (error) {
@@ -272,7 +272,8 @@ export async function createInvoiceRows(
 ): Promise<(CreateInvoiceOutcome | typeof WRITE_ALONE)[]> {
   const rows = await db<(CreateInvoiceRow & GroupedCallError & { n: number })[]>`
     /* createInvoiceRows */
-    select n, outcome, invoice_created as created, users, products, error_code, error_detail
+    select n, outcome, invoice_created as created, user_ids as "userIds", user_external_ids as "userExternalIds",
+           product_ids as "productIds", product_codes as "productCodes", error_code, error_detail
     from create_invoices(${jsonb(
       db,
       calls.map((call) => ({
@@ -289,7 +290,14 @@ export async function createInvoiceRows(
 function createAnswer(row: CreateInvoiceRow): CreateInvoiceOutcome {
   return row.outcome === 'taken'
     ? { outcome: 'taken' }
-    : { outcome: 'created', created: row.created!, users: row.users, products: row.products };
+    : {
+        outcome: 'created',
+        created: row.created!,
+        userIds: row.userIds,
+        userExternalIds: row.userExternalIds,
+        productIds: row.productIds,
+        productCodes: row.productCodes,
+      };
 }
 
 function createRefusal(refusal: SqlRefusal | undefined): CreateInvoiceOutcome | undefined {

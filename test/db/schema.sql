@@ -654,7 +654,7 @@ AS $function$
 $function$;
 
 CREATE OR REPLACE FUNCTION public.create_invoice(p_workspace_id text, p_invoice_id text, p_tags jsonb, p_request_hash text, p_items jsonb)
- RETURNS TABLE(outcome text, invoice_created timestamp with time zone, users jsonb, products jsonb)
+ RETURNS TABLE(outcome text, invoice_created timestamp with time zone, user_ids text[], user_external_ids text[], product_ids text[], product_codes text[])
  LANGUAGE plpgsql
 AS $function$
 declare
@@ -667,7 +667,7 @@ begin
   on conflict (workspace_id, id) do nothing
   returning created into v_created;
   if v_created is null then
-    return query select 'taken'::text, null::timestamptz, null::jsonb, null::jsonb;
+    return query select 'taken'::text, null::timestamptz, null::text[], null::text[], null::text[], null::text[];
     return;
   end if;
 
@@ -693,12 +693,17 @@ begin
          v_users->(case when t.user_id is not null then 'id:' || t.user_id else 'ext:' || t.user_external_id end)->>0, t.description, t.currency, t.unit_price, t.quantity, t.amount, t.tags
   from jsonb_to_recordset(p_items) as t(id text, position integer, type text, product_ref text, user_id text, user_external_id text,
                                         description text, currency text, unit_price numeric, quantity integer, amount numeric, tags jsonb);
-  return query select 'created'::text, v_created, v_users, v_products;
+  return query
+    select 'created'::text, v_created, array_agg(u->>0 order by t.n), array_agg(u->>1 order by t.n),
+           array_agg(v_products->(t.i->>'product_ref')->>0 order by t.n), array_agg(v_products->(t.i->>'product_ref')->>1 order by t.n)
+    from jsonb_array_elements(p_items) with ordinality as t(i, n)
+    cross join lateral (select v_users->(case when t.i->>'user_id' is not null then 'id:' || (t.i->>'user_id')
+                                               else 'ext:' || (t.i->>'user_external_id') end) as u) r;
 end
 $function$;
 
 CREATE OR REPLACE FUNCTION public.create_invoices(p_calls jsonb)
- RETURNS TABLE(n integer, outcome text, invoice_created timestamp with time zone, users jsonb, products jsonb, error_code text, error_detail text)
+ RETURNS TABLE(n integer, outcome text, invoice_created timestamp with time zone, user_ids text[], user_external_ids text[], product_ids text[], product_codes text[], error_code text, error_detail text)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
@@ -821,27 +826,21 @@ begin
   where m.n = any(v_live);
 
   return query
-    select o, 'created'::text, v_created[array_position(v_claimed, o)], coalesce(a.users, '{}'), coalesce(b.products, '{}'),
-           null::text, null::text
+    select o, 'created'::text, v_created[array_position(v_claimed, o)], r.user_ids, r.user_external_ids, r.product_ids,
+           r.product_codes, null::text, null::text
     from unnest(v_live) o
-    -- Each call's references, each once: [id, external id] per user, [id, code] per product.
-    left join (select u.n, jsonb_object_agg(u.key, jsonb_build_array(u.id, u.external_id)) as users
-               from (select distinct m.n,
-                            case when m.user_id is not null then 'id:' || m.user_id else 'ext:' || m.external_id end as key,
-                            m.resolved_user_id as id, m.external_id
-                     from unnest(i_calls, i_user_ids, i_resolved_user_ids, i_external_ids)
-                            as m(n, user_id, resolved_user_id, external_id)
-                     where m.n = any(v_live)) u
-               group by u.n) a on a.n = o
-    left join (select p.n, jsonb_object_agg(p.ref, jsonb_build_array(p.id, p.code)) as products
-               from (select distinct m.n, m.ref, m.id, m.code
-                     from unnest(i_calls, i_product_refs, i_product_ids, i_product_codes) as m(n, ref, id, code)
-                     where m.n = any(v_live)) p
-               group by p.n) b on b.n = o
+    -- Each item's user and product, in the call's item order.
+    cross join lateral (
+      select array_agg(i_resolved_user_ids[p] order by i_indexes[p]) as user_ids,
+             array_agg(i_external_ids[p] order by i_indexes[p]) as user_external_ids,
+             array_agg(i_product_ids[p] order by i_indexes[p]) as product_ids,
+             array_agg(i_product_codes[p] order by i_indexes[p]) as product_codes
+      from unnest(array_positions(i_calls, o)) p
+    ) r
     union all
-    select r.n, null, null, null, null, r.code, r.detail from unnest(v_refused, v_codes, v_details) as r(n, code, detail)
+    select r.n, null, null, null, null, null, null, r.code, r.detail from unnest(v_refused, v_codes, v_details) as r(n, code, detail)
     union all
-    select o::integer, 'taken', null, null, null, null, null
+    select o::integer, 'taken', null, null, null, null, null, null, null
     from generate_series(1, jsonb_array_length(p_calls)) o where not o = any(v_claimed)
     order by 1;
   -- Answered positionally: a group short of a row fails whole here, before its commit.
@@ -914,7 +913,7 @@ declare
 begin
   insert into billing_users (workspace_id, id, external_id)
   select distinct on (i->>'user_external_id') p_workspace_id, i->>'new_user_id', i->>'user_external_id'
-  from jsonb_array_elements(p_items) i where i->>'user_external_id' is not null
+  from jsonb_array_elements(p_items) i where i->>'user_external_id' is not null and i->>'new_user_id' is not null
   order by i->>'user_external_id'
   on conflict (workspace_id, external_id) do nothing;
   select coalesce(jsonb_object_agg(r.key, jsonb_build_array(r.id, r.external_id)), '{}') into v_users
@@ -940,7 +939,7 @@ begin
   select distinct on (m.workspace_id, m.external_id) m.workspace_id, m.new_user_id, m.external_id
   from unnest(p_calls, p_positions, p_workspaces, p_user_ids, p_external_ids, p_new_user_ids)
          as m(n, position, workspace_id, user_id, external_id, new_user_id)
-  where m.user_id is null and m.n = any(p_live)
+  where m.user_id is null and m.new_user_id is not null and m.n = any(p_live)
   order by m.workspace_id, m.external_id, m.n, m.position
   on conflict (workspace_id, external_id) do nothing;
 

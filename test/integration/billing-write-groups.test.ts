@@ -199,6 +199,7 @@ describe('group commit of billing writes', () => {
       position: number,
       product: string,
       user: { id: string } | { externalId: string },
+      planned = true,
     ): InvoiceItemInput => ({
       id: newId('li'),
       position,
@@ -206,7 +207,7 @@ describe('group commit of billing writes', () => {
       product_ref: product,
       user_id: 'id' in user ? user.id : null,
       user_external_id: 'externalId' in user ? user.externalId : null,
-      new_user_id: newId('user'),
+      new_user_id: planned ? newId('user') : null,
       description: `item ${position}`,
       currency: 'USD',
       unit_price: '123456789012345678901234567',
@@ -236,7 +237,12 @@ describe('group commit of billing writes', () => {
           item(2, 'beans', { externalId: 'never-user' }),
           item(3, 'beans', { id: UNKNOWN_USER }),
         ]),
-        call('set-3', [item(1, 'beans', { externalId: 'shared' }), item(2, 'beans', { externalId: 'solo' })]),
+        // As the server plans them: a user id on the first item naming each external id only.
+        call('set-3', [
+          item(1, 'beans', { externalId: 'shared' }, false),
+          item(2, 'beans', { externalId: 'solo' }),
+          item(3, known.product, { externalId: 'solo' }, false),
+        ]),
       ];
     };
     const groupCalls = callsFor(grouped, await world(grouped));
@@ -248,14 +254,12 @@ describe('group commit of billing writes', () => {
     // Comparable across workspaces: outcomes, refused indexes, and what each reference resolved to, ids aside.
     const shape = (answer: (typeof together)[number]) => {
       if (typeof answer === 'symbol' || answer.outcome !== 'created') return answer;
-      const names = (map: Record<string, [string, string]>) =>
-        Object.entries(map)
-          .map(([key, [, name]]) => `${key.startsWith('id:') ? 'id' : key}=${name}`)
-          .sort();
       return {
         outcome: answer.outcome,
-        users: names(answer.users),
-        products: Object.values(answer.products).map(([, code]) => code),
+        users: answer.userExternalIds,
+        products: answer.productCodes,
+        // Items naming one user answer one id.
+        sameUserAsFirst: answer.userIds.map((id) => id === answer.userIds[0]),
       };
     };
     expect(together.map(shape)).toEqual(oneByOne.map(shape));
@@ -275,7 +279,11 @@ describe('group commit of billing writes', () => {
       select id from billing_users where workspace_id = ${grouped.workspaceId} and external_id = 'shared'`;
     expect(shared.id).toBe(groupCalls[0].items[0].new_user_id);
     const created = together[1] as Extract<CreateInvoiceOutcome, { outcome: 'created' }>;
-    expect(created.users['ext:shared']).toEqual([shared.id, 'shared']);
+    expect([created.userIds[0], created.userExternalIds[0]]).toEqual([shared.id, 'shared']);
+    const third = together[5] as Extract<CreateInvoiceOutcome, { outcome: 'created' }>;
+    expect(third.userIds[0]).toBe(shared.id);
+    expect(third.userIds[2]).toBe(third.userIds[1]);
+    expect(third.productCodes).toEqual(['beans', 'beans', 'beans']);
 
     for (const workspace of [grouped, alone]) {
       const rows = await server.db.sql<
@@ -297,6 +305,7 @@ describe('group commit of billing writes', () => {
         written('set-2', 1, 'shared'),
         written('set-3', 1, 'shared'),
         written('set-3', 2, 'solo'),
+        written('set-3', 3, 'solo'),
       ]);
       const [left] = await server.db.sql<{ invoices: number; users: number }[]>`
         select (select count(*)::int from invoices where workspace_id = ${workspace.workspaceId}

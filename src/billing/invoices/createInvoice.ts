@@ -46,6 +46,7 @@ export const createInvoice: Handler<'createInvoice'> = async ({ sql, writes, cal
         checkReferences(specs, await lookUpReferences(sql, workspaceId, specs));
         throw priceError;
       }
+      const plannedUsers = new Set<string>();
       const items = specs.map((spec, index) => ({
         id: newId('li'),
         position: index + 1,
@@ -53,7 +54,7 @@ export const createInvoice: Handler<'createInvoice'> = async ({ sql, writes, cal
         product_ref: spec.productRef,
         user_id: 'id' in spec.user ? spec.user.id : null,
         user_external_id: 'externalId' in spec.user ? spec.user.externalId : null,
-        new_user_id: newId('user'),
+        new_user_id: planUserId(spec.user, plannedUsers),
         description: spec.description,
         currency: spec.currency,
         unit_price: prices[index].unitPrice.toString(),
@@ -76,27 +77,22 @@ export const createInvoice: Handler<'createInvoice'> = async ({ sql, writes, cal
         modified: null,
         diff: null,
       };
-      const lineItems: LineItemRow[] = items.map((item) => {
-        const [productId, productCode] = written.products[item.product_ref];
-        const [userId, userExternalId] =
-          written.users[item.user_id !== null ? `id:${item.user_id}` : `ext:${item.user_external_id}`];
-        return {
-          invoiceId,
-          id: item.id,
-          position: item.position,
-          type: item.type,
-          productId,
-          productCode,
-          userId,
-          userExternalId,
-          description: item.description,
-          currency: item.currency,
-          unitPrice: item.unit_price,
-          quantity: item.quantity,
-          amount: item.amount,
-          tags: item.tags,
-        };
-      });
+      const lineItems: LineItemRow[] = items.map((item, index) => ({
+        invoiceId,
+        id: item.id,
+        position: item.position,
+        type: item.type,
+        productId: written.productIds[index],
+        productCode: written.productCodes[index],
+        userId: written.userIds[index],
+        userExternalId: written.userExternalIds[index],
+        description: item.description,
+        currency: item.currency,
+        unitPrice: item.unit_price,
+        quantity: item.quantity,
+        amount: item.amount,
+        tags: item.tags,
+      }));
       return presentInvoice(row, lineItems);
     },
   });
@@ -104,6 +100,16 @@ export const createInvoice: Handler<'createInvoice'> = async ({ sql, writes, cal
     ? { status: 200 as const, body: { data: result.row.invoice } }
     : { status: 201 as const, body: { data: result.row } };
 };
+
+/**
+ * An id for the user the create makes when the external id is new; planned on the first item
+ * naming each external id only (create_invoice takes the first planned id).
+ */
+function planUserId(user: NewLineItemSpec['user'], planned: Set<string>): string | null {
+  if (!('externalId' in user) || planned.has(user.externalId)) return null;
+  planned.add(user.externalId);
+  return newId('user');
+}
 
 /** Both forms as one: the invoice id (and the field it came in), line item specs with their pointers, and tags. */
 function readCreate(body: Body): {

@@ -189,8 +189,8 @@ $$;
 -- 3. withdraw the refused calls' claims, create the users first named by an external id (the
 --    earliest item's planned id wins), and insert the line items of the calls still standing.
 create or replace function create_invoices(p_calls jsonb)
-returns table (n integer, outcome text, invoice_created timestamptz, users jsonb, products jsonb,
-               error_code text, error_detail text)
+returns table (n integer, outcome text, invoice_created timestamptz, user_ids text[], user_external_ids text[],
+               product_ids text[], product_codes text[], error_code text, error_detail text)
 language plpgsql
 set plan_cache_mode = force_generic_plan
 as $$
@@ -313,27 +313,21 @@ begin
   where m.n = any(v_live);
 
   return query
-    select o, 'created'::text, v_created[array_position(v_claimed, o)], coalesce(a.users, '{}'), coalesce(b.products, '{}'),
-           null::text, null::text
+    select o, 'created'::text, v_created[array_position(v_claimed, o)], r.user_ids, r.user_external_ids, r.product_ids,
+           r.product_codes, null::text, null::text
     from unnest(v_live) o
-    -- Each call's references, each once: [id, external id] per user, [id, code] per product.
-    left join (select u.n, jsonb_object_agg(u.key, jsonb_build_array(u.id, u.external_id)) as users
-               from (select distinct m.n,
-                            case when m.user_id is not null then 'id:' || m.user_id else 'ext:' || m.external_id end as key,
-                            m.resolved_user_id as id, m.external_id
-                     from unnest(i_calls, i_user_ids, i_resolved_user_ids, i_external_ids)
-                            as m(n, user_id, resolved_user_id, external_id)
-                     where m.n = any(v_live)) u
-               group by u.n) a on a.n = o
-    left join (select p.n, jsonb_object_agg(p.ref, jsonb_build_array(p.id, p.code)) as products
-               from (select distinct m.n, m.ref, m.id, m.code
-                     from unnest(i_calls, i_product_refs, i_product_ids, i_product_codes) as m(n, ref, id, code)
-                     where m.n = any(v_live)) p
-               group by p.n) b on b.n = o
+    -- Each item's user and product, in the call's item order.
+    cross join lateral (
+      select array_agg(i_resolved_user_ids[p] order by i_indexes[p]) as user_ids,
+             array_agg(i_external_ids[p] order by i_indexes[p]) as user_external_ids,
+             array_agg(i_product_ids[p] order by i_indexes[p]) as product_ids,
+             array_agg(i_product_codes[p] order by i_indexes[p]) as product_codes
+      from unnest(array_positions(i_calls, o)) p
+    ) r
     union all
-    select r.n, null, null, null, null, r.code, r.detail from unnest(v_refused, v_codes, v_details) as r(n, code, detail)
+    select r.n, null, null, null, null, null, null, r.code, r.detail from unnest(v_refused, v_codes, v_details) as r(n, code, detail)
     union all
-    select o::integer, 'taken', null, null, null, null, null
+    select o::integer, 'taken', null, null, null, null, null, null, null
     from generate_series(1, jsonb_array_length(p_calls)) o where not o = any(v_claimed)
     order by 1;
   -- Answered positionally: a group short of a row fails whole here, before its commit.

@@ -24,7 +24,8 @@ begin
 end
 $$;
 
--- Creates the users named by an external id not known yet, then answers each user reference
+-- Creates the users named by an external id not known yet, with the id planned by an item naming
+-- it (the server plans one per distinct external id), then answers each user reference
 -- ('id:<id>' or 'ext:<external id>') as [id, external id], for the items to name their user by id.
 create or replace function ensure_billing_users(p_workspace_id text, p_items jsonb) returns jsonb
 language plpgsql as $$
@@ -36,7 +37,7 @@ declare
 begin
   insert into billing_users (workspace_id, id, external_id)
   select distinct on (i->>'user_external_id') p_workspace_id, i->>'new_user_id', i->>'user_external_id'
-  from jsonb_array_elements(p_items) i where i->>'user_external_id' is not null
+  from jsonb_array_elements(p_items) i where i->>'user_external_id' is not null and i->>'new_user_id' is not null
   order by i->>'user_external_id'
   on conflict (workspace_id, external_id) do nothing;
   select coalesce(jsonb_object_agg(r.key, jsonb_build_array(r.id, r.external_id)), '{}') into v_users
@@ -51,8 +52,9 @@ $$;
 
 -- For the set-based group writes (billing_groups.sql), whose arrays hold one element per item of
 -- every call: creates the users the items of the calls in p_live name by an external id not
--- known yet, each with the planned id of the earliest item naming it (by call, then by
--- p_positions, each item's place in its call), then answers every item's user id, in the order given.
+-- known yet, each with the planned id of the earliest item naming it that has one (by call, then
+-- by p_positions, each item's place in its call; a call may plan an id only on the first item
+-- naming each external id), then answers every item's user id, in the order given.
 create or replace function ensure_named_users(p_calls integer[], p_positions integer[], p_workspaces text[],
                                               p_user_ids text[], p_external_ids text[], p_new_user_ids text[],
                                               p_live integer[]) returns text[]
@@ -67,7 +69,7 @@ begin
   select distinct on (m.workspace_id, m.external_id) m.workspace_id, m.new_user_id, m.external_id
   from unnest(p_calls, p_positions, p_workspaces, p_user_ids, p_external_ids, p_new_user_ids)
          as m(n, position, workspace_id, user_id, external_id, new_user_id)
-  where m.user_id is null and m.n = any(p_live)
+  where m.user_id is null and m.new_user_id is not null and m.n = any(p_live)
   order by m.workspace_id, m.external_id, m.n, m.position
   on conflict (workspace_id, external_id) do nothing;
 

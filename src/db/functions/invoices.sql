@@ -2,12 +2,14 @@
 
 -- Creates an invoice in one statement (one round trip, one commit): claims the invoice id (a
 -- taken id answers 'taken' and writes nothing), resolves each line item's product (by code,
--- else by id) and user (by id, which must exist, or by external id, created on first use), and
--- writes the line items. An unknown product or user id raises unknown_product (SQLSTATE TL003)
--- or unknown_user (TL004) with the failing item indexes (0-based) as its detail, and the
--- statement writes nothing.
+-- else by id) and user (by id, which must exist, or by external id, created on first use with
+-- the id planned by the first item naming it), and writes the line items. Answers each item's
+-- user and product in item order. An unknown product or user id raises unknown_product
+-- (SQLSTATE TL003) or unknown_user (TL004) with the failing item indexes (0-based) as its
+-- detail, and the statement writes nothing.
 create or replace function create_invoice(p_workspace_id text, p_invoice_id text, p_tags jsonb, p_request_hash text, p_items jsonb)
-returns table (outcome text, invoice_created timestamptz, users jsonb, products jsonb)
+returns table (outcome text, invoice_created timestamptz, user_ids text[], user_external_ids text[], product_ids text[],
+               product_codes text[])
 language plpgsql as $$
 declare
   v_created timestamptz;
@@ -19,7 +21,7 @@ begin
   on conflict (workspace_id, id) do nothing
   returning created into v_created;
   if v_created is null then
-    return query select 'taken'::text, null::timestamptz, null::jsonb, null::jsonb;
+    return query select 'taken'::text, null::timestamptz, null::text[], null::text[], null::text[], null::text[];
     return;
   end if;
 
@@ -45,7 +47,12 @@ begin
          v_users->(case when t.user_id is not null then 'id:' || t.user_id else 'ext:' || t.user_external_id end)->>0, t.description, t.currency, t.unit_price, t.quantity, t.amount, t.tags
   from jsonb_to_recordset(p_items) as t(id text, position integer, type text, product_ref text, user_id text, user_external_id text,
                                         description text, currency text, unit_price numeric, quantity integer, amount numeric, tags jsonb);
-  return query select 'created'::text, v_created, v_users, v_products;
+  return query
+    select 'created'::text, v_created, array_agg(u->>0 order by t.n), array_agg(u->>1 order by t.n),
+           array_agg(v_products->(t.i->>'product_ref')->>0 order by t.n), array_agg(v_products->(t.i->>'product_ref')->>1 order by t.n)
+    from jsonb_array_elements(p_items) with ordinality as t(i, n)
+    cross join lateral (select v_users->(case when t.i->>'user_id' is not null then 'id:' || (t.i->>'user_id')
+                                               else 'ext:' || (t.i->>'user_external_id') end) as u) r;
 end
 $$;
 
