@@ -2,16 +2,20 @@ import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
 import type { AppContext, AppState } from './context.js';
 import { toDomainError } from './errors.js';
+import { isPlainJson, readPlainJson } from './plainJsonBody.js';
 
 export const BODY_LIMIT = '1mb';
+const BODY_LIMIT_BYTES = 1024 * 1024;
+const METHODS_WITH_BODIES = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * Reads JSON and form bodies for every route, but keeps a failure (malformed JSON, too large)
  * for later: routing and authentication answer first, so a request that breaks several rules
- * always gets the same answer (the order the billing contract documents).
+ * always gets the same answer (the order the billing contract documents). Plain JSON takes a
+ * lean reader; other JSON types, forms, charsets and compressed bodies go through @koa/bodyparser.
  */
 export function readBodies(): Middleware<AppState> {
-  return bodyParser({
+  const general = bodyParser({
     enableTypes: ['json', 'form'],
     jsonLimit: BODY_LIMIT,
     formLimit: BODY_LIMIT,
@@ -19,6 +23,18 @@ export function readBodies(): Middleware<AppState> {
       (ctx as AppContext).state.bodyError = error;
     },
   }) as Middleware<AppState>;
+  return async (ctx, next) => {
+    if (!METHODS_WITH_BODIES.has(ctx.method) || !isPlainJson(ctx.req)) {
+      await general(ctx, next);
+      return;
+    }
+    try {
+      ctx.request.body = await readPlainJson(ctx.req, BODY_LIMIT_BYTES);
+    } catch (error) {
+      ctx.state.bodyError = error;
+    }
+    await next();
+  };
 }
 
 /** Throws the typed error of a body that could not be read, if any. */
