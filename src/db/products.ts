@@ -1,4 +1,5 @@
 import { newId } from '../core/ids.js';
+import { jsonb } from './json.js';
 import type { Db } from './sql.js';
 
 export type RoleRow = { id: string; name: string };
@@ -14,20 +15,11 @@ export type ProductRow = {
   paidByRoles: RoleRow[];
   paidToRoles: RoleRow[];
 };
-export type RoleRelation = 'paid_by' | 'paid_to';
 
-// Roles come back as ordered [{id, name}] arrays built in SQL, so a product is one row.
+// Roles are stored on the product, in order, as [{id, name}] (neither ever changes).
 const productColumns = (db: Db) => db`
   p.workspace_id as "workspaceId", p.id, p.code, p.description, p.update_version as "updateVersion", p.created,
-  p.request_hash as "requestHash",
-  ${rolesOf(db, 'paid_by')} as "paidByRoles",
-  ${rolesOf(db, 'paid_to')} as "paidToRoles"`;
-
-const rolesOf = (db: Db, relation: RoleRelation) => db`(
-  select coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'name', r.name) order by pr.position), '[]'::jsonb)
-  from product_roles pr
-  join billing_roles r on r.workspace_id = pr.workspace_id and r.id = pr.role_id
-  where pr.workspace_id = p.workspace_id and pr.product_id = p.id and pr.relation = ${relation})`;
+  p.request_hash as "requestHash", p.paid_by_roles as "paidByRoles", p.paid_to_roles as "paidToRoles"`;
 
 export async function listProducts(db: Db, workspaceId: string): Promise<ProductRow[]> {
   return db<ProductRow[]>`
@@ -70,31 +62,21 @@ export type NewProduct = {
   code: string;
   description: string;
   requestHash: string;
-  roles: { relation: RoleRelation; roleIds: string[] }[];
+  paidByRoles: RoleRow[];
+  paidToRoles: RoleRow[];
 };
 
-/** Inserts the product and its roles; undefined when the code was taken meanwhile (nothing written). */
+/** Inserts the product with its roles; undefined when the code was taken meanwhile (nothing written). */
 export async function insertProduct(db: Db, workspaceId: string, product: NewProduct): Promise<string | undefined> {
   const id = newId('prod');
   const inserted = await db`
     /* insertProduct */
-    insert into products (workspace_id, id, code, description, request_hash)
-    values (${workspaceId}, ${id}, ${product.code}, ${product.description}, ${product.requestHash})
+    insert into products (workspace_id, id, code, description, request_hash, paid_by_roles, paid_to_roles)
+    values (${workspaceId}, ${id}, ${product.code}, ${product.description}, ${product.requestHash},
+            ${jsonb(db, product.paidByRoles)}, ${jsonb(db, product.paidToRoles)})
     on conflict (workspace_id, code) do nothing
     returning id`;
-  if (inserted.length === 0) return undefined;
-  const links = product.roles.flatMap(({ relation, roleIds }) =>
-    roleIds.map((roleId, position) => ({ relation, roleId, position })),
-  );
-  if (links.length > 0) {
-    await db`
-      /* insertProductRoles */
-      insert into product_roles (workspace_id, product_id, relation, position, role_id)
-      select ${workspaceId}, ${id}, relation, position, role_id
-      from unnest(${links.map((l) => l.relation)}::text[], ${links.map((l) => l.position)}::int[],
-                  ${links.map((l) => l.roleId)}::text[]) as t(relation, position, role_id)`;
-  }
-  return id;
+  return inserted.length === 0 ? undefined : id;
 }
 
 export type ProductRef = { id: string; code: string };

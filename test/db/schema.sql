@@ -333,14 +333,6 @@ create table payments (
   completed_at timestamp with time zone
 );
 
-create table product_roles (
-  workspace_id text not null,
-  product_id text not null,
-  relation text not null,
-  position integer not null,
-  role_id text not null
-);
-
 create table products (
   workspace_id text not null,
   id text not null,
@@ -348,7 +340,9 @@ create table products (
   description text not null,
   update_version integer default 1 not null,
   created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null,
-  request_hash text
+  request_hash text,
+  paid_by_roles jsonb default '[]'::jsonb not null,
+  paid_to_roles jsonb default '[]'::jsonb not null
 );
 
 create table sandbox_clocks (
@@ -413,7 +407,6 @@ alter table ledgers add constraint ledgers_pkey PRIMARY KEY (workspace_id, id);
 alter table payment_accounts add constraint payment_accounts_pkey PRIMARY KEY (workspace_id, id);
 alter table payment_flows add constraint payment_flows_pkey PRIMARY KEY (workspace_id, id);
 alter table payments add constraint payments_pkey PRIMARY KEY (workspace_id, id);
-alter table product_roles add constraint product_roles_pkey PRIMARY KEY (workspace_id, product_id, relation, role_id);
 alter table products add constraint products_pkey PRIMARY KEY (workspace_id, id);
 alter table sandbox_clocks add constraint sandbox_clocks_pkey PRIMARY KEY (workspace_id);
 alter table sandbox_fold_holds add constraint sandbox_fold_holds_pkey PRIMARY KEY (workspace_id);
@@ -462,7 +455,6 @@ alter table ledgers add constraint ledgers_type_check CHECK ((type = 'double'::t
 alter table payments add constraint payments_amount_check CHECK ((amount > (0)::numeric));
 alter table payments add constraint payments_batch_check CHECK ((batch >= 1));
 alter table payments add constraint payments_direction_check CHECK ((direction = ANY (ARRAY['inbound'::text, 'outbound'::text])));
-alter table product_roles add constraint product_roles_relation_check CHECK ((relation = ANY (ARRAY['paid_by'::text, 'paid_to'::text])));
 alter table api_clients add constraint api_clients_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
 alter table billing_roles add constraint billing_roles_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
 alter table invoice_versions add constraint invoice_versions_workspace_id_invoice_id_fkey FOREIGN KEY (workspace_id, invoice_id) REFERENCES invoices(workspace_id, id);
@@ -488,8 +480,6 @@ alter table payment_flows add constraint payment_flows_workspace_id_fkey FOREIGN
 alter table payment_flows add constraint payment_flows_workspace_id_invoice_id_fkey FOREIGN KEY (workspace_id, invoice_id) REFERENCES invoices(workspace_id, id);
 alter table payments add constraint payments_workspace_id_flow_id_fkey FOREIGN KEY (workspace_id, flow_id) REFERENCES payment_flows(workspace_id, id);
 alter table payments add constraint payments_workspace_id_payment_account_id_fkey FOREIGN KEY (workspace_id, payment_account_id) REFERENCES payment_accounts(workspace_id, id);
-alter table product_roles add constraint product_roles_workspace_id_product_id_fkey FOREIGN KEY (workspace_id, product_id) REFERENCES products(workspace_id, id);
-alter table product_roles add constraint product_roles_workspace_id_role_id_fkey FOREIGN KEY (workspace_id, role_id) REFERENCES billing_roles(workspace_id, id);
 alter table products add constraint products_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
 alter table sandbox_clocks add constraint sandbox_clocks_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);
 alter table sandbox_fold_holds add constraint sandbox_fold_holds_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id);

@@ -179,3 +179,35 @@ describe('a database built before the baseline', () => {
     await expect(refusal).rejects.toThrow(/20261201T000000_from_another_branch\.sql.*make clean-data/);
   });
 });
+
+describe('the migration that moves product roles onto the product', () => {
+  it('carries every product role over, in order, by relation', async () => {
+    const sql = await emptyDatabase();
+    const before = copyOf('migrations');
+    fs.rmSync(path.join(before, '20261206T010000_product_roles_on_the_product.sql'));
+    await migrate(sql, { migrationsDir: before });
+    await sql`insert into workspaces (id, name) values ('w', 'w')`;
+    await sql`insert into billing_roles (workspace_id, id, name) values ('w', 'r1', 'buyer'), ('w', 'r2', 'payer'), ('w', 'r3', 'seller')`;
+    await sql`insert into products (workspace_id, id, code, description) values ('w', 'p1', 'P1', 'roles'), ('w', 'p2', 'P2', 'none')`;
+    await sql`
+      insert into product_roles (workspace_id, product_id, relation, position, role_id)
+      values ('w', 'p1', 'paid_by', 1, 'r2'), ('w', 'p1', 'paid_by', 0, 'r1'), ('w', 'p1', 'paid_to', 0, 'r3')`;
+
+    await migrate(sql);
+    const products = await sql<{ id: string; paidBy: unknown; paidTo: unknown }[]>`
+      select id, paid_by_roles as "paidBy", paid_to_roles as "paidTo" from products order by id`;
+    expect(products).toEqual([
+      {
+        id: 'p1',
+        paidBy: [
+          { id: 'r1', name: 'buyer' },
+          { id: 'r2', name: 'payer' },
+        ],
+        paidTo: [{ id: 'r3', name: 'seller' }],
+      },
+      { id: 'p2', paidBy: [], paidTo: [] },
+    ]);
+    const [{ left }] = await sql<{ left: string | null }[]>`select to_regclass('product_roles')::text as left`;
+    expect(left).toBeNull();
+  });
+});

@@ -33,10 +33,8 @@ export const createProduct: Handler<'createProduct'> = async ({ sql, caller, bod
           code: body.code,
           description: body.description,
           requestHash,
-          roles: [
-            { relation: 'paid_by', roleIds: resolve(body.paid_by_roles ?? []) },
-            { relation: 'paid_to', roleIds: resolve(body.paid_to_roles ?? []) },
-          ],
+          paidByRoles: resolve(body.paid_by_roles ?? []),
+          paidToRoles: resolve(body.paid_to_roles ?? []),
         });
         if (!inserted) taken();
         return (await findProductByCode(trx, workspaceId, body.code))!;
@@ -47,7 +45,7 @@ export const createProduct: Handler<'createProduct'> = async ({ sql, caller, bod
     : { status: 201 as const, body: { data: presentProduct(result.row) } };
 };
 
-/** Looks every referenced role up once; returns a function from references to distinct role ids. */
+/** Looks every referenced role up once; returns a function from references to distinct roles, in order. */
 async function roleResolver(db: Db, workspaceId: string, lists: Record<string, RoleRef[]>) {
   const { ids, names } = splitRoleRefs(Object.values(lists).flat());
   const byId = new Map((await findRolesById(db, workspaceId, ids)).map((role) => [role.id, role]));
@@ -63,9 +61,8 @@ async function roleResolver(db: Db, workspaceId: string, lists: Record<string, R
     throw new DomainError('unknown_role', `No role with id ${missing.join(', ')}.`, { violations });
   }
   const byName = new Map((await ensureRolesByName(db, workspaceId, names)).map((role) => [role.name, role]));
-  return (list: RoleRef[]) => [
-    ...new Set(
-      list.map((ref) => ('id' in ref ? byId.get(ref.id) : byName.get(ref.name)) as RoleRow).map((role) => role.id),
-    ),
-  ];
+  return (list: RoleRef[]): RoleRow[] => {
+    const roles = list.map((ref) => ('id' in ref ? byId.get(ref.id) : byName.get(ref.name)) as RoleRow);
+    return [...new Map(roles.map((role) => [role.id, role])).values()];
+  };
 }
