@@ -64,13 +64,7 @@ describe('readPlainJson', () => {
   });
 
   it('refuses scalars, malformed JSON and prototype keys as a SyntaxError with status 400', async () => {
-    for (const body of [
-      '"text"',
-      '12',
-      '{"a":',
-      '{"__proto__":{"admin":true}}',
-      '{"a":[{"__proto__":{}}]}',
-    ]) {
+    for (const body of ['"text"', '12', '{"a":', '{"__proto__":{"admin":true}}', '{"a":[{"__proto__":{}}]}']) {
       expect(await send(sized(body), body), body).toEqual({ status: 400, syntax: true });
     }
   });
