@@ -1,5 +1,5 @@
 import { bodyParser } from '@koa/bodyparser';
-import type { Middleware } from 'koa';
+import type { Middleware, Next } from 'koa';
 import type { AppContext, AppState } from './context.js';
 import { toDomainError } from './errors.js';
 import { isPlainJson, readPlainJson } from './plainJsonBody.js';
@@ -22,12 +22,8 @@ export function readBodies(): Middleware<AppState> {
     onError: (error, ctx) => {
       (ctx as AppContext).state.bodyError = error;
     },
-  }) as Middleware<AppState>;
-  return async (ctx, next) => {
-    if (!METHODS_WITH_BODIES.has(ctx.method) || !isPlainJson(ctx.req)) {
-      await general(ctx, next);
-      return;
-    }
+  }) as (ctx: AppContext, next: Next) => Promise<void>;
+  const readJson = async (ctx: AppContext, next: Next) => {
     try {
       ctx.request.body = await readPlainJson(ctx.req, BODY_LIMIT_BYTES);
     } catch (error) {
@@ -35,6 +31,9 @@ export function readBodies(): Middleware<AppState> {
     }
     await next();
   };
+  // Not async itself: a GET passes through with no promise of this middleware's own.
+  return (ctx, next) =>
+    METHODS_WITH_BODIES.has(ctx.method) && isPlainJson(ctx.req) ? readJson(ctx, next) : general(ctx, next);
 }
 
 /** Throws the typed error of a body that could not be read, if any. */
