@@ -30,6 +30,8 @@ const POOL = Number(process.env.BENCH_POOL ?? 10);
 const PHASES = process.env.BENCH_PHASES?.split(',').map((phase) => phase.trim());
 // BENCH_RUNS=group runs only the runs whose name contains it. A partial run prints, and writes no results.
 const RUNS = process.env.BENCH_RUNS;
+// BENCH_BATCH_CLIENTS=1 posts the batches from one client: each statement's time without contention.
+const BATCH_CLIENTS = Number(process.env.BENCH_BATCH_CLIENTS ?? 16);
 const ACCOUNTS = 10_000;
 const SEED_ENTRIES = 20_000;
 // Balances updated in the posting's transaction (the hot phase runs again with the account eventual).
@@ -238,7 +240,7 @@ const firstUses = (run: string): Load => ({
 
 const BATCH = 15;
 const batches = (run: string, pick: Pick): Load => ({
-  clients: 16,
+  clients: BATCH_CLIENTS,
   request: (n, random) => ({
     body: JSON.stringify({
       query: POST_BATCH,
