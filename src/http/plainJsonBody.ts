@@ -42,11 +42,15 @@ export function readPlainJson(req: IncomingMessage, limit: number): Promise<unkn
     req.pause();
     return Promise.reject(new BodyReadError('request entity too large', 413));
   }
+  // A client gone before reading starts sends no more events: answer now, as raw-body does.
+  if (req.destroyed || !req.readable) return Promise.reject(new BodyReadError('request aborted', 400));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    const stopListening = () =>
+      req.off('data', onData).off('end', onEnd).off('aborted', onAborted).off('error', onAborted).off('close', onClose);
     const fail = (error: BodyReadError) => {
-      req.off('data', onData).off('end', onEnd).off('aborted', onAborted).off('error', onAborted);
+      stopListening();
       req.pause();
       reject(error);
     };
@@ -56,8 +60,9 @@ export function readPlainJson(req: IncomingMessage, limit: number): Promise<unkn
       else chunks.push(chunk);
     };
     const onEnd = () => {
+      stopListening();
       if (length !== undefined && received !== length) {
-        fail(new BodyReadError('request size did not match content length', 400));
+        reject(new BodyReadError('request size did not match content length', 400));
         return;
       }
       const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8');
@@ -68,7 +73,15 @@ export function readPlainJson(req: IncomingMessage, limit: number): Promise<unkn
       }
     };
     const onAborted = () => fail(new BodyReadError('request aborted', 400));
-    req.on('data', onData).once('end', onEnd).once('aborted', onAborted).once('error', onAborted);
+    const onClose = () => {
+      if (!req.complete) onAborted();
+    };
+    req
+      .on('data', onData)
+      .once('end', onEnd)
+      .once('aborted', onAborted)
+      .once('error', onAborted)
+      .once('close', onClose);
   });
 }
 

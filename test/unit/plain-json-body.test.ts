@@ -79,6 +79,38 @@ describe('readPlainJson', () => {
   });
 });
 
+describe('readPlainJson on a request whose client left', () => {
+  it('answers 400 at once, read before or while the client goes', async () => {
+    const outcomes: Promise<unknown>[] = [];
+    const late = http.createServer((req) => {
+      const outcome = (started: Promise<void>) =>
+        started
+          .then(() => readPlainJson(req, LIMIT))
+          .then(
+            () => 'read',
+            (error: Error & { status: number }) => error.status,
+          );
+      // One request is read only once its client is gone, the other while it goes.
+      outcomes.push(
+        outcome(req.url === '/after' ? new Promise((resolve) => req.once('close', resolve)) : Promise.resolve()),
+      );
+    });
+    await new Promise<void>((resolve) => late.listen(0, '127.0.0.1', resolve));
+    for (const path of ['/after', '/during']) {
+      const socket = net.connect((late.address() as AddressInfo).port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{"a":`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      socket.destroy();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await Promise.all(outcomes)).toEqual([400, 400]);
+    late.close();
+  });
+});
+
 describe('isPlainJson', () => {
   const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
 

@@ -27,3 +27,5 @@ end
 $$;
 
 drop table if exists product_roles;
+-- The sandbox's snapshot copy of it (made on first use; snapshots of the old layout are refused anyway).
+drop table if exists tally_snapshots.product_roles;
