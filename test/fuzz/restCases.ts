@@ -148,6 +148,7 @@ export function restCaseGenerator(world: RestWorld) {
         'text-plain',
         'malformed-json',
         'oversized',
+        'json-spellings',
         'no-token',
         'bad-token',
         'wrong-method',
@@ -185,6 +186,24 @@ export function restCaseGenerator(world: RestWorld) {
             method: 'POST',
             headers: json,
             body: JSON.stringify({ pad: 'x'.repeat(1_100_000) }),
+          };
+        case 'json-spellings':
+          // Both body readers: plain JSON (the lean one, a BOM, scalars, prototype keys) and the
+          // spellings that go to @koa/bodyparser (another charset, a JSON subtype).
+          return {
+            ...base,
+            kind: 'transport:json-spellings',
+            method: operation.method === 'GET' ? 'POST' : operation.method,
+            headers: {
+              ...auth,
+              'content-type': random.pick([
+                'application/json; charset=utf-8',
+                'Application/JSON',
+                'application/json; charset=latin1',
+                'application/vnd.api+json',
+              ]),
+            },
+            body: random.pick(['\uFEFF{}', ' ', '"x"', '[]', '{"__proto__":{"a":1}}', '\uFEFF\uFEFF{}', '{}\u0000']),
           };
         case 'no-token':
           return {

@@ -174,6 +174,24 @@ describe('balances at a moment and over a period, at the ledger offset', () => {
     expect(tampered.errors[0].extensions.code).toBe('invalid_input_provided');
   });
 
+  it.each([
+    ['monthly', -70_000_000],
+    ['monthly', 2 ** 31 - 1],
+    ['daily', -(2 ** 31)],
+    ['hourly', 70_000_000],
+  ])(
+    'refuses a %s series of %i buckets, past the calendar or past what a date can hold',
+    async (granularity, duration) => {
+      const body = await account(
+        'ist',
+        'bank',
+        `ownBalancesDuring(startTime: "2026", duration: ${duration}, granularity: ${granularity}) { nodes { at } }`,
+      );
+      expect(body.errors?.[0]?.extensions?.code).toBe('invalid_input_provided');
+      expect(body.errors?.[0]?.message).toBe('The series must stay within the years 1970 to 9999.');
+    },
+  );
+
   it('shows a backdated entry in every historical read', async () => {
     const before = await account(
       'ist',

@@ -53,7 +53,8 @@ function seriesOf(args: SeriesArgs): Series {
   }
   const count = Math.abs(args.duration);
   const first = args.duration > 0 ? start.start : add(start.start, unit, args.duration);
-  if (first < FIRST_LOCAL || add(first, unit, count) > END_LOCAL) {
+  // Written so that NaN fails too: Date.UTC gives NaN millions of years out (duration −70,000,000 months).
+  if (!(first >= FIRST_LOCAL && add(first, unit, count) <= END_LOCAL)) {
     throw new DomainError('invalid_input_provided', 'The series must stay within the years 1970 to 9999.');
   }
   return { unit, first, count };
