@@ -95,13 +95,20 @@ function outcomeOf(answer: { __typename: string; code?: string; retryable?: bool
   return `${answer.__typename} ${answer.code ?? ''}${answer.retryable ? ' retryable' : ''}`.trim();
 }
 
+/** Longer than any answer may take (statement budget 10 s, a connect 5 s). */
+const WRITE_PATIENCE_MS = 20_000;
+
 /** Clients writing until `stop()`; `outcomes` counts every answer by kind. */
 function startLoad(tally: Tally, clients: number) {
   const outcomes: Tallies = {};
   let stopping = false;
   const loops = Array.from({ length: clients }, async (_, client) => {
     for (let n = 0; !stopping; n++) {
-      const outcome = await writeOnce(tally, client, n);
+      // A write that never answers is an outcome too (and stop() is never held by one).
+      const outcome = await Promise.race([
+        writeOnce(tally, client, n),
+        sleep(WRITE_PATIENCE_MS).then(() => 'no answer'),
+      ]);
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
       if (outcome !== 'written') await sleep(20);
     }
