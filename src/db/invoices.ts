@@ -246,13 +246,17 @@ export type InvoiceCreateCall = {
 
 type CreateInvoiceRow = { outcome: 'created' | 'taken'; created: Date | null } & CreatedItemReferences;
 
+/** What create_invoice and create_invoices answer for a call, as CreateInvoiceRow. */
+const createdColumns = (db: Db) => db`
+  outcome, invoice_created as created, user_ids as "userIds", user_external_ids as "userExternalIds",
+  product_ids as "productIds", product_codes as "productCodes"`;
+
 /** create_invoice: the whole create in one statement (src/db/functions). */
 export async function createInvoiceRow(db: Db, call: InvoiceCreateCall): Promise<CreateInvoiceOutcome> {
   try {
     const [row] = await db<CreateInvoiceRow[]>`
       /* createInvoiceRow */
-      select outcome, invoice_created as created, user_ids as "userIds", user_external_ids as "userExternalIds",
-             product_ids as "productIds", product_codes as "productCodes"
+      select ${createdColumns(db)}
       from create_invoice(${call.workspaceId}, ${call.invoiceId}, ${jsonb(db, call.tags)}, ${call.requestHash}, ${jsonb(db, call.items)})`;
     return createAnswer(row);
   } catch (error) {
@@ -272,8 +276,7 @@ export async function createInvoiceRows(
 ): Promise<(CreateInvoiceOutcome | typeof WRITE_ALONE)[]> {
   const rows = await db<(CreateInvoiceRow & GroupedCallError & { n: number })[]>`
     /* createInvoiceRows */
-    select n, outcome, invoice_created as created, user_ids as "userIds", user_external_ids as "userExternalIds",
-           product_ids as "productIds", product_codes as "productCodes", error_code, error_detail
+    select n, ${createdColumns(db)}, error_code, error_detail
     from create_invoices(${jsonb(
       db,
       calls.map((call) => ({
@@ -288,16 +291,10 @@ export async function createInvoiceRows(
 }
 
 function createAnswer(row: CreateInvoiceRow): CreateInvoiceOutcome {
-  return row.outcome === 'taken'
-    ? { outcome: 'taken' }
-    : {
-        outcome: 'created',
-        created: row.created!,
-        userIds: row.userIds,
-        userExternalIds: row.userExternalIds,
-        productIds: row.productIds,
-        productCodes: row.productCodes,
-      };
+  if (row.outcome === 'taken') return { outcome: 'taken' };
+  // Only the call's own answer: a grouped row also carries its ordinal and error columns.
+  const { userIds, userExternalIds, productIds, productCodes } = row;
+  return { outcome: 'created', created: row.created!, userIds, userExternalIds, productIds, productCodes };
 }
 
 function createRefusal(refusal: SqlRefusal | undefined): CreateInvoiceOutcome | undefined {
