@@ -409,9 +409,10 @@ const hotPick: Pick = (random) => ['hot', `l${Math.floor(random() * 199)}`];
 type Runs = Record<string, Record<string, Figures>>;
 
 async function main() {
+  // BENCH_DATA_DIR keeps the database after the run, for inspecting its statements by hand.
   const postgres = await startEmbeddedPostgres({
-    dataDir: '',
-    ephemeral: true,
+    dataDir: process.env.BENCH_DATA_DIR ?? '',
+    ephemeral: !process.env.BENCH_DATA_DIR,
     fast: false,
     // Statements per entry come from pg_stat_statements (BENCH_STATEMENTS=1 lists the costliest, nested ones too).
     settings: {

@@ -52,11 +52,15 @@ export async function checkLedgerInvariants(db: Db, ledgerId?: string): Promise<
         union all
         select q.workspace_id, q.account_id, q.currency, u.grain, date_trunc(u.grain, q.local_hour), q.amount
         from ledger_balance_queue q cross join (values ('hour'), ('day'), ('month'), ('year')) as u(grain)
+        union all
+        select b.workspace_id, b.account_id, b.currency, u.grain, date_trunc(u.grain, b.open_hour), b.open_amount
+        from ledger_account_balances b cross join (values ('hour'), ('day'), ('month'), ('year')) as u(grain)
+        where b.open_hour is not null
       ) t group by workspace_id, account_id, currency, grain, bucket
     )
     select 'balance history equals the lines' as check, a.ledger_id as "ledgerId",
            a.path || ' ' || coalesce(b.currency, e.currency) || ' ' || coalesce(b.grain, e.grain) || ' ' || coalesce(b.bucket, e.bucket)::text as subject,
-           'buckets and queue hold ' || coalesce(b.total, 0)::text || ', lines sum to ' || coalesce(e.total, 0)::text as detail
+           'buckets, queue and open hours hold ' || coalesce(b.total, 0)::text || ', lines sum to ' || coalesce(e.total, 0)::text as detail
     from stored b
     full join expected e on e.workspace_id = b.workspace_id and e.account_id = b.account_id and e.currency = b.currency
       and e.grain = b.grain and e.bucket = b.bucket

@@ -96,7 +96,10 @@ create table ledger_account_balances (
   account_id text not null,
   currency text not null,
   own_balance numeric default 0 not null,
-  line_count bigint default 0 not null
+  line_count bigint default 0 not null,
+  open_hour timestamp without time zone,
+  open_amount numeric default 0 not null,
+  open_lines bigint default 0 not null
 );
 
 create table ledger_accounts (
@@ -513,6 +516,49 @@ CREATE INDEX payment_flows_created_idx ON public.payment_flows USING btree (work
 CREATE INDEX payment_flows_invoice_idx ON public.payment_flows USING btree (workspace_id, invoice_id, created, id);
 CREATE INDEX payments_created_idx ON public.payments USING btree (workspace_id, created, id);
 
+CREATE OR REPLACE FUNCTION public.add_to_balance_rows(p_workspace_ids text[], p_account_ids text[], p_currencies text[], p_hours timestamp without time zone[], p_amounts numeric[], p_lines bigint[])
+ RETURNS TABLE(account_id text, currency text, own_balance numeric)
+ LANGUAGE sql
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+  with delta as (
+    select t.*, t.hour = max(t.hour) over (partition by t.workspace_id, t.account_id, t.currency) as latest
+    from unnest(p_workspace_ids, p_account_ids, p_currencies, p_hours, p_amounts, p_lines)
+      as t(workspace_id, account_id, currency, hour, amount, lines)
+  ), per_row as (
+    select d.workspace_id, d.account_id, d.currency, sum(d.amount) as amount, sum(d.lines) as lines, max(d.hour) as hour,
+           sum(d.amount) filter (where d.latest) as hour_amount, sum(d.lines) filter (where d.latest) as hour_lines
+    from delta d
+    group by d.workspace_id, d.account_id, d.currency
+  ), updated as (
+    insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count,
+                                              open_hour, open_amount, open_lines)
+    select r.workspace_id, r.account_id, r.currency, r.amount, r.lines, r.hour, r.hour_amount, r.hour_lines
+    from per_row r
+    order by r.account_id, r.currency
+    on conflict (workspace_id, account_id, currency) do update set
+      own_balance = b.own_balance + excluded.own_balance,
+      line_count = b.line_count + excluded.line_count,
+      open_hour = excluded.open_hour,
+      open_amount = case when b.open_hour = excluded.open_hour then b.open_amount + excluded.open_amount
+                         else excluded.open_amount end,
+      open_lines = case when b.open_hour = excluded.open_hour then b.open_lines + excluded.open_lines
+                        else excluded.open_lines end
+    returning b.workspace_id, b.account_id, b.currency, new.own_balance, new.open_hour,
+              old.open_hour as closed_hour, old.open_amount as closed_amount, old.open_lines as closed_lines
+  ), queued as (
+    insert into ledger_balance_queue (workspace_id, account_id, currency, local_hour, amount, line_count, balance_applied)
+    select u.workspace_id, u.account_id, u.currency, u.closed_hour, u.closed_amount, u.closed_lines, true
+    from updated u
+    where u.closed_hour <> u.open_hour and u.closed_lines > 0
+    union all
+    select d.workspace_id, d.account_id, d.currency, d.hour, d.amount, d.lines, true
+    from delta d
+    where not d.latest
+  )
+  select u.account_id, u.currency, u.own_balance from updated u
+$function$;
+
 CREATE OR REPLACE FUNCTION public.apply_balance_deltas(p_workspace_id text, p_ledger_id text, p_posted timestamp with time zone, p_account_ids text[], p_currencies text[], p_amounts numeric[], p_bounded_account_ids text[])
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -533,21 +579,23 @@ begin
     from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
     group by t.account_id, t.currency
   ), decided as (
-    select d.*, coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual'
-                or d.account_id = any(coalesce(p_bounded_account_ids, '{}')) as applied
-    from deltas d left join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = d.account_id
+    select d.*, ledger_local_hour(p_posted, l.balance_utc_offset) as local_hour,
+           coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual'
+             or d.account_id = any(coalesce(p_bounded_account_ids, '{}')) as applied
+    from deltas d
+    join ledgers l on l.workspace_id = p_workspace_id and l.id = p_ledger_id
+    left join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = d.account_id
   ), queued as (
     insert into ledger_balance_queue (workspace_id, account_id, currency, local_hour, amount, line_count, balance_applied)
-    select p_workspace_id, d.account_id, d.currency, ledger_local_hour(p_posted, l.balance_utc_offset), d.delta, d.lines, d.applied
-    from decided d join ledgers l on l.workspace_id = p_workspace_id and l.id = p_ledger_id
+    select p_workspace_id, d.account_id, d.currency, d.local_hour, d.delta, d.lines, false
+    from decided d where not d.applied
   ), updated as (
-    insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
-    select p_workspace_id, d.account_id, d.currency, d.delta, d.lines from decided d
-    where d.applied
-    order by d.account_id, d.currency
-    on conflict (workspace_id, account_id, currency)
-      do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count
-    returning b.account_id, b.currency, b.own_balance
+    select u.*
+    from (select array_agg(p_workspace_id) as workspace_ids, array_agg(d.account_id) as account_ids,
+                 array_agg(d.currency) as currencies, array_agg(d.local_hour) as hours, array_agg(d.delta) as amounts,
+                 array_agg(d.lines::bigint) as lines
+          from decided d where d.applied) h
+    cross join lateral add_to_balance_rows(h.workspace_ids, h.account_ids, h.currencies, h.hours, h.amounts, h.lines) u
   )
   select (select jsonb_object_agg(u.account_id || '|' || u.currency, jsonb_build_array(u.own_balance::text, d.delta::text))
           from updated u join decided d on d.account_id = u.account_id and d.currency = u.currency),
@@ -1501,8 +1549,8 @@ begin
     with ordinality as l(entry, id, account_id, currency, amount, key, description, seq)
   where l.entry = any(v_written);
 
-  -- 4. Balance deltas of the written entries, aggregated: one queue row per account, currency,
-  -- local hour and kind; one update per balance row, in (account, currency) order.
+  -- 4. Balance deltas of the written entries, aggregated: one update per balance row, in
+  -- (account, currency) order; one queue row per account, currency and local hour of the others.
   with line as (
     select p_workspace_ids[l.entry] as workspace_id, p_ledger_ids[l.entry] as ledger_id, p_posted[l.entry] as posted,
            l.account_id, l.currency, l.amount
@@ -1516,19 +1564,19 @@ begin
     left join ledger_accounts a on a.workspace_id = l.workspace_id and a.id = l.account_id
   ), queued as (
     insert into ledger_balance_queue (workspace_id, account_id, currency, local_hour, amount, line_count, balance_applied)
-    select d.workspace_id, d.account_id, d.currency, d.local_hour, sum(d.amount), count(*), d.applied
+    select d.workspace_id, d.account_id, d.currency, d.local_hour, sum(d.amount), count(*), false
     from decided d
-    group by d.workspace_id, d.account_id, d.currency, d.local_hour, d.applied
+    where not d.applied
+    group by d.workspace_id, d.account_id, d.currency, d.local_hour
   ), updated as (
-    insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
-    select d.workspace_id, d.account_id, d.currency, sum(d.amount), count(*)
-    from decided d
-    where d.applied
-    group by d.workspace_id, d.account_id, d.currency
-    order by d.account_id, d.currency
-    on conflict (workspace_id, account_id, currency)
-      do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count
-    returning b.own_balance
+    select u.*
+    from (select array_agg(h.workspace_id) as workspace_ids, array_agg(h.account_id) as account_ids,
+                 array_agg(h.currency) as currencies, array_agg(h.local_hour) as hours, array_agg(h.amount) as amounts,
+                 array_agg(h.lines) as lines
+          from (select d.workspace_id, d.account_id, d.currency, d.local_hour, sum(d.amount) as amount, count(*) as lines
+                from decided d where d.applied
+                group by d.workspace_id, d.account_id, d.currency, d.local_hour) h) h
+    cross join lateral add_to_balance_rows(h.workspace_ids, h.account_ids, h.currencies, h.hours, h.amounts, h.lines) u
   )
   select coalesce((select bool_or(abs(u.own_balance) > int96_max()) from updated u), false),
          array_agg(distinct d.account_id) filter (where not d.applied)

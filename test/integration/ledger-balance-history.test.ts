@@ -325,17 +325,16 @@ describe('typed errors for series and moments that do not exist', () => {
 });
 
 describe('consistency', () => {
-  it('strong accounts update their balance row in the posting; history comes through the fold; reads agree either way', async () => {
+  it('strong accounts update their balance row in the posting, its hour kept open on the row; reads agree either way', async () => {
     await ledgerWithAccounts('strong', '+00:00', 'strong');
     await fund('strong', 's1', '2026-01-05T10:00:00Z', '11');
-    // Right after the posting: the row holds the amount; the queued delta is marked as applied to it.
-    const [row] = await server.db.sql<{ balance: string; applied: boolean[] }[]>`
-      select b.own_balance::text as balance,
-             array(select q.balance_applied from ledger_balance_queue q where q.workspace_id = b.workspace_id and q.account_id = b.account_id) as applied
+    // Right after the posting: the row holds the amount, and its hour as the row's open hour; nothing is queued.
+    const [row] = await server.db.sql<{ balance: string; open: string; queued: number }[]>`
+      select b.own_balance::text as balance, b.open_amount::text as open,
+             (select count(*)::int from ledger_balance_queue q where q.workspace_id = b.workspace_id and q.account_id = b.account_id) as queued
       from ledger_account_balances b join ledger_accounts a on a.workspace_id = b.workspace_id and a.id = b.account_id
       where a.path = 'bank' and a.ledger_id = (select id from ledgers where ik = 'strong' and workspace_id = ${alice.workspaceId})`;
-    expect(row.balance).toBe('11');
-    expect(row.applied.every(Boolean)).toBe(true);
+    expect(row).toEqual({ balance: '11', open: '11', queued: 0 });
     const strong = await account(
       'strong',
       'bank',

@@ -53,10 +53,60 @@ language sql as $$
     and b.own_balance = 0 and b.line_count = 0 and b.xmin = xid(pg_current_xact_id())
 $$;
 
--- Applies one entry's lines (all posted at p_posted): every delta is queued for the buckets;
--- accounts with strong own balance updates, or whose own balance the entry bounds
--- (p_bounded_account_ids: a bound needs the row locked), also update their balance row here,
--- rows locked in (account, currency) order. Answers, per updated row, its balance after the
+-- Adds deltas a posting applies (strong, or bounded) to their balance rows, given per account,
+-- currency and local hour; creates missing rows; updates each row once, in (account, currency)
+-- order. Each row keeps its open hour: the deltas of the latest hour given for it are added to
+-- the open hour when it is that hour, or else replace it, and the hour they replace goes to the
+-- queue; deltas of the row's other hours in this call go to the queue too. Answers each row's
+-- balance after.
+create or replace function add_to_balance_rows(p_workspace_ids text[], p_account_ids text[], p_currencies text[],
+                                               p_hours timestamp[], p_amounts numeric[], p_lines bigint[])
+returns table (account_id text, currency text, own_balance numeric)
+language sql
+set plan_cache_mode = force_generic_plan
+as $$
+  with delta as (
+    select t.*, t.hour = max(t.hour) over (partition by t.workspace_id, t.account_id, t.currency) as latest
+    from unnest(p_workspace_ids, p_account_ids, p_currencies, p_hours, p_amounts, p_lines)
+      as t(workspace_id, account_id, currency, hour, amount, lines)
+  ), per_row as (
+    select d.workspace_id, d.account_id, d.currency, sum(d.amount) as amount, sum(d.lines) as lines, max(d.hour) as hour,
+           sum(d.amount) filter (where d.latest) as hour_amount, sum(d.lines) filter (where d.latest) as hour_lines
+    from delta d
+    group by d.workspace_id, d.account_id, d.currency
+  ), updated as (
+    insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count,
+                                              open_hour, open_amount, open_lines)
+    select r.workspace_id, r.account_id, r.currency, r.amount, r.lines, r.hour, r.hour_amount, r.hour_lines
+    from per_row r
+    order by r.account_id, r.currency
+    on conflict (workspace_id, account_id, currency) do update set
+      own_balance = b.own_balance + excluded.own_balance,
+      line_count = b.line_count + excluded.line_count,
+      open_hour = excluded.open_hour,
+      open_amount = case when b.open_hour = excluded.open_hour then b.open_amount + excluded.open_amount
+                         else excluded.open_amount end,
+      open_lines = case when b.open_hour = excluded.open_hour then b.open_lines + excluded.open_lines
+                        else excluded.open_lines end
+    returning b.workspace_id, b.account_id, b.currency, new.own_balance, new.open_hour,
+              old.open_hour as closed_hour, old.open_amount as closed_amount, old.open_lines as closed_lines
+  ), queued as (
+    insert into ledger_balance_queue (workspace_id, account_id, currency, local_hour, amount, line_count, balance_applied)
+    select u.workspace_id, u.account_id, u.currency, u.closed_hour, u.closed_amount, u.closed_lines, true
+    from updated u
+    where u.closed_hour <> u.open_hour and u.closed_lines > 0
+    union all
+    select d.workspace_id, d.account_id, d.currency, d.hour, d.amount, d.lines, true
+    from delta d
+    where not d.latest
+  )
+  select u.account_id, u.currency, u.own_balance from updated u
+$$;
+
+-- Applies one entry's lines (all posted at p_posted): accounts with strong own balance updates,
+-- or whose own balance the entry bounds (p_bounded_account_ids: a bound needs the row locked),
+-- update their balance row here (add_to_balance_rows: rows locked in (account, currency) order,
+-- the deltas kept in its open hour); the others' deltas are queued for the fold. Answers, per updated row, its balance after the
 -- entry and the entry's delta, for the conditions. Raises balance_out_of_range (SQLSTATE TL002)
 -- when a balance would leave the Int96 range.
 create or replace function apply_balance_deltas(p_workspace_id text, p_ledger_id text, p_posted timestamptz,
@@ -80,21 +130,23 @@ begin
     from unnest(p_account_ids, p_currencies, p_amounts) as t(account_id, currency, amount)
     group by t.account_id, t.currency
   ), decided as (
-    select d.*, coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual'
-                or d.account_id = any(coalesce(p_bounded_account_ids, '{}')) as applied
-    from deltas d left join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = d.account_id
+    select d.*, ledger_local_hour(p_posted, l.balance_utc_offset) as local_hour,
+           coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual'
+             or d.account_id = any(coalesce(p_bounded_account_ids, '{}')) as applied
+    from deltas d
+    join ledgers l on l.workspace_id = p_workspace_id and l.id = p_ledger_id
+    left join ledger_accounts a on a.workspace_id = p_workspace_id and a.id = d.account_id
   ), queued as (
     insert into ledger_balance_queue (workspace_id, account_id, currency, local_hour, amount, line_count, balance_applied)
-    select p_workspace_id, d.account_id, d.currency, ledger_local_hour(p_posted, l.balance_utc_offset), d.delta, d.lines, d.applied
-    from decided d join ledgers l on l.workspace_id = p_workspace_id and l.id = p_ledger_id
+    select p_workspace_id, d.account_id, d.currency, d.local_hour, d.delta, d.lines, false
+    from decided d where not d.applied
   ), updated as (
-    insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
-    select p_workspace_id, d.account_id, d.currency, d.delta, d.lines from decided d
-    where d.applied
-    order by d.account_id, d.currency
-    on conflict (workspace_id, account_id, currency)
-      do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count
-    returning b.account_id, b.currency, b.own_balance
+    select u.*
+    from (select array_agg(p_workspace_id) as workspace_ids, array_agg(d.account_id) as account_ids,
+                 array_agg(d.currency) as currencies, array_agg(d.local_hour) as hours, array_agg(d.delta) as amounts,
+                 array_agg(d.lines::bigint) as lines
+          from decided d where d.applied) h
+    cross join lateral add_to_balance_rows(h.workspace_ids, h.account_ids, h.currencies, h.hours, h.amounts, h.lines) u
   )
   select (select jsonb_object_agg(u.account_id || '|' || u.currency, jsonb_build_array(u.own_balance::text, d.delta::text))
           from updated u join decided d on d.account_id = u.account_id and d.currency = u.currency),

@@ -103,8 +103,8 @@ $$;
 -- 2. when a claimed entry has conditions: lock every balance row the group updates under a lock,
 --    read the bounded balances and judge the entries in order; refused claims are withdrawn;
 -- 3. insert the written entries' lines;
--- 4. queue their deltas, one row per account, currency, local hour and kind, and add the strong
---    and bounded ones to the balance rows, each row updated once;
+-- 4. add the strong and bounded deltas to the balance rows, each row updated once (in its open
+--    hour: add_to_balance_rows), and queue the others, one row per account, currency and local hour;
 -- then remove the accounts only refused or replayed entries planned, and answer every ordinal. Raises balance_out_of_range (TL002) like apply_balance_deltas: the
 -- server then posts the group's entries one by one, so only the offending entry is refused.
 -- With p_all_or_nothing (one addLedgerEntries call), the first entry refused by a condition, or
@@ -265,8 +265,8 @@ begin
     with ordinality as l(entry, id, account_id, currency, amount, key, description, seq)
   where l.entry = any(v_written);
 
-  -- 4. Balance deltas of the written entries, aggregated: one queue row per account, currency,
-  -- local hour and kind; one update per balance row, in (account, currency) order.
+  -- 4. Balance deltas of the written entries, aggregated: one update per balance row, in
+  -- (account, currency) order; one queue row per account, currency and local hour of the others.
   with line as (
     select p_workspace_ids[l.entry] as workspace_id, p_ledger_ids[l.entry] as ledger_id, p_posted[l.entry] as posted,
            l.account_id, l.currency, l.amount
@@ -280,19 +280,19 @@ begin
     left join ledger_accounts a on a.workspace_id = l.workspace_id and a.id = l.account_id
   ), queued as (
     insert into ledger_balance_queue (workspace_id, account_id, currency, local_hour, amount, line_count, balance_applied)
-    select d.workspace_id, d.account_id, d.currency, d.local_hour, sum(d.amount), count(*), d.applied
+    select d.workspace_id, d.account_id, d.currency, d.local_hour, sum(d.amount), count(*), false
     from decided d
-    group by d.workspace_id, d.account_id, d.currency, d.local_hour, d.applied
+    where not d.applied
+    group by d.workspace_id, d.account_id, d.currency, d.local_hour
   ), updated as (
-    insert into ledger_account_balances as b (workspace_id, account_id, currency, own_balance, line_count)
-    select d.workspace_id, d.account_id, d.currency, sum(d.amount), count(*)
-    from decided d
-    where d.applied
-    group by d.workspace_id, d.account_id, d.currency
-    order by d.account_id, d.currency
-    on conflict (workspace_id, account_id, currency)
-      do update set own_balance = b.own_balance + excluded.own_balance, line_count = b.line_count + excluded.line_count
-    returning b.own_balance
+    select u.*
+    from (select array_agg(h.workspace_id) as workspace_ids, array_agg(h.account_id) as account_ids,
+                 array_agg(h.currency) as currencies, array_agg(h.local_hour) as hours, array_agg(h.amount) as amounts,
+                 array_agg(h.lines) as lines
+          from (select d.workspace_id, d.account_id, d.currency, d.local_hour, sum(d.amount) as amount, count(*) as lines
+                from decided d where d.applied
+                group by d.workspace_id, d.account_id, d.currency, d.local_hour) h) h
+    cross join lateral add_to_balance_rows(h.workspace_ids, h.account_ids, h.currencies, h.hours, h.amounts, h.lines) u
   )
   select coalesce((select bool_or(abs(u.own_balance) > int96_max()) from updated u), false),
          array_agg(distinct d.account_id) filter (where not d.applied)
