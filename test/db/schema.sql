@@ -563,6 +563,7 @@ CREATE OR REPLACE FUNCTION public.apply_balance_deltas(p_workspace_id text, p_le
  RETURNS jsonb
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
 AS $function$
 declare
   v_accounts text[];
@@ -1339,6 +1340,7 @@ CREATE OR REPLACE FUNCTION public.post_ledger_entry_checked(p_workspace_id text,
  RETURNS TABLE(posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
 AS $function$
 #variable_conflict use_column
 declare
@@ -1405,6 +1407,7 @@ CREATE OR REPLACE FUNCTION public.post_ledger_entry_group(p_workspace_ids text[]
  RETURNS TABLE(ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer, remapped boolean)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
 AS $function$
 #variable_conflict use_column
 declare

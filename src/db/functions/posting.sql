@@ -131,6 +131,8 @@ $$;
 -- order, so entries touching the same accounts in any order never deadlock). A replayed ik
 -- changes nothing and names the entry that holds it. A failed condition withdraws the claim and
 -- answers the condition's index in failed_condition, nothing of the entry left behind.
+-- Seq scans are off: its statements are key probes, and a generic plan cached while the balance
+-- queue was nearly empty went on scanning the whole queue once it had grown (0.3 -> 4.2 ms a call).
 create or replace function post_ledger_entry_checked(
   p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text,
   p_type text, p_type_version integer, p_parameters jsonb,
@@ -141,6 +143,7 @@ create or replace function post_ledger_entry_checked(
                  failed_condition integer)
 language plpgsql
 set plan_cache_mode = force_generic_plan
+set enable_seqscan = off
 as $$
 #variable_conflict use_column
 declare

@@ -120,10 +120,15 @@ async function answers(ctx: GqlContext, prepared: readonly PreparedEntry[], outc
     fromPosting[index] || !('entryId' in outcome) ? [] : [outcome.entryId],
   );
   const workspaceId = prepared[0].posting.workspaceId;
-  const entries = new Map(
-    (await findLedgerEntriesById(ctx.sql, workspaceId, readIds)).map((entry) => [entry.id, entry]),
-  );
-  const lines = readIds.length > 0 ? await linesOfEntries(ctx.sql, workspaceId, readIds) : [];
+  // A batch this call wrote reads nothing back (the planner once took 4.7 ms over an empty list).
+  const [found, lines] =
+    readIds.length > 0
+      ? await Promise.all([
+          findLedgerEntriesById(ctx.sql, workspaceId, readIds),
+          linesOfEntries(ctx.sql, workspaceId, readIds),
+        ])
+      : [[], []];
+  const entries = new Map(found.map((entry) => [entry.id, entry]));
   return outcomes.map((outcome, index) => {
     if (!('entryId' in outcome)) throw new Error('A refused entry has no answer in a written batch.');
     if (fromPosting[index]) {
