@@ -32,6 +32,9 @@ const PHASES = process.env.BENCH_PHASES?.split(',').map((phase) => phase.trim())
 const RUNS = process.env.BENCH_RUNS;
 // BENCH_BATCH_CLIENTS=1 posts the batches from one client: each statement's time without contention.
 const BATCH_CLIENTS = Number(process.env.BENCH_BATCH_CLIENTS ?? 16);
+// Each HTTP run is first sent for this long unmeasured (other iks), then the database is quieted:
+// a server measured warm, its code compiled and what it caches read, as one that has been up a while.
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const ACCOUNTS = 10_000;
 const SEED_ENTRIES = 20_000;
 // Balances updated in the posting's transaction (the hot phase runs again with the account eventual).
@@ -99,8 +102,8 @@ async function quiet(sql: Sql): Promise<void> {
   await sql`checkpoint`;
 }
 
-async function overHttp(sql: Sql, server: Server, load: Load): Promise<Figures> {
-  let sent = 0;
+async function overHttp(sql: Sql, server: Server, load: Load, seconds = SECONDS, first = 0): Promise<Figures> {
+  let sent = first;
   let answered = 0;
   let entries = 0;
   let errors = 0;
@@ -113,7 +116,7 @@ async function overHttp(sql: Sql, server: Server, load: Load): Promise<Figures> 
     baseUrl: server.baseUrl,
     headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
     clients: load.clients,
-    seconds: SECONDS,
+    seconds,
     serverPid: server.pid,
     okStatus: 200,
     readsAnswers: true,
@@ -477,14 +480,28 @@ async function main() {
     const ungrouped = await serverOf(ungroupedProcess);
 
     const runs: Runs = {};
-    const measure = async (phase: string, run: string, figures: () => Promise<Figures>) => {
+    const measure = async (
+      phase: string,
+      run: string,
+      figures: () => Promise<Figures>,
+      warm?: () => Promise<unknown>,
+    ) => {
       if ((PHASES && !PHASES.includes(phase)) || (RUNS && !run.includes(RUNS))) return;
+      if (warm && WARMUP_SECONDS > 0) await warm();
       await quiet(sql);
       console.log(`${phase}, ${run}: running for ${SECONDS} s`);
       const result = await figures();
       (runs[phase] ??= {})[run] = result;
       console.log(`${phase}, ${run}:`, JSON.stringify(result));
     };
+    /** A run over HTTP, warmed first with requests numbered past any the run sends. */
+    const http = (phase: string, run: string, server: Server, load: Load) =>
+      measure(
+        phase,
+        run,
+        () => overHttp(sql, server, load),
+        () => overHttp(sql, server, load, WARMUP_SECONDS, 10_000_000),
+      );
     const direct = async (ledgerIk: string, clients: number, pick: Pick, run: string) => {
       const { ledger, ids } = await ledgerOf(sql, ledgerIk);
       return overSql(sql, clients, (client, n, random) =>
@@ -512,27 +529,21 @@ async function main() {
         BATCH,
       );
 
-    await measure('floor', 'GraphQL { __typename }', () => overHttp(sql, grouped, floor));
+    await http('floor', 'GraphQL { __typename }', grouped, floor);
     for (const [phase, ledgerIk, clients, pick] of [
       ['transfers', 'spread', 50, spreadPick],
       ['hot strong', 'hot', 64, hotPick],
     ] as const) {
-      await measure(phase, GROUPED, () => overHttp(sql, grouped, transfers(`${ledgerIk}-g`, clients, ledgerIk, pick)));
-      await measure(phase, UNGROUPED, () =>
-        overHttp(sql, ungrouped, transfers(`${ledgerIk}-u`, clients, ledgerIk, pick)),
-      );
+      await http(phase, GROUPED, grouped, transfers(`${ledgerIk}-g`, clients, ledgerIk, pick));
+      await http(phase, UNGROUPED, ungrouped, transfers(`${ledgerIk}-u`, clients, ledgerIk, pick));
       await measure(phase, 'posting SQL direct, one entry per commit', () => direct(ledgerIk, clients, pick, phase));
       await measure(phase, 'minimal SQL reference ledger', () => reference(clients, ledgerIk === 'hot'));
     }
-    await measure('hot eventual', GROUPED, () =>
-      overHttp(sql, grouped, transfers('hotev-g', 64, 'hot-eventual', hotPick)),
-    );
-    await measure('hot eventual', UNGROUPED, () =>
-      overHttp(sql, ungrouped, transfers('hotev-u', 64, 'hot-eventual', hotPick)),
-    );
-    await measure('first use', GROUPED, () => overHttp(sql, grouped, firstUses('first-g')));
-    await measure('first use', UNGROUPED, () => overHttp(sql, ungrouped, firstUses('first-u')));
-    await measure('addLedgerEntries (15 a call)', 'HTTP', () => overHttp(sql, grouped, batches('batch', spreadPick)));
+    await http('hot eventual', GROUPED, grouped, transfers('hotev-g', 64, 'hot-eventual', hotPick));
+    await http('hot eventual', UNGROUPED, ungrouped, transfers('hotev-u', 64, 'hot-eventual', hotPick));
+    await http('first use', GROUPED, grouped, firstUses('first-g'));
+    await http('first use', UNGROUPED, ungrouped, firstUses('first-u'));
+    await http('addLedgerEntries (15 a call)', 'HTTP', grouped, batches('batch', spreadPick));
     await measure('addLedgerEntries (15 a call)', 'minimal SQL reference ledger, 15 transfers a call', () =>
       referenceBatches(16),
     );
@@ -591,7 +602,8 @@ function write(report: Report) {
     '',
     `\`make bench-ledger\`, ${new Date().toISOString().slice(0, 10)}: every phase in one run, ${report.seconds} s each, ` +
       `${report.cpus} cores shared by the load generator, the servers and PostgreSQL (fsync=${report.fsync}, synchronous_commit=${report.synchronousCommit}), pool ${report.pool}. ` +
-      'Each run starts once the balance fold has drained the runs before it and a checkpoint has written their pages. ' +
+      `Each run over HTTP is first sent for ${WARMUP_SECONDS} s unmeasured (a warm server: code compiled, posting targets cached), ` +
+      'and each run starts once the balance fold has drained the runs before it and a checkpoint has written their pages. ' +
       'Entries are 2-line transfers over GraphQL unless the phase says otherwise, sent by autocannon (bench/support/load.ts); requests/s for the floor.',
     '',
     '| Phase, run | entries/s | p50 ms | p99 ms | errors | statements/entry | WAL records/entry | WAL bytes/entry | server RSS MiB | server CPU µs/entry | load generator CPU µs/entry | rest of the machine (PostgreSQL) CPU µs/entry | machine idle % | busy backends (mean), by wait |',
