@@ -602,7 +602,7 @@ function write(report: Report) {
     '',
     `\`make bench-ledger\`, ${new Date().toISOString().slice(0, 10)}: every phase in one run, ${report.seconds} s each, ` +
       `${report.cpus} cores shared by the load generator, the servers and PostgreSQL (fsync=${report.fsync}, synchronous_commit=${report.synchronousCommit}), pool ${report.pool}. ` +
-      `Each run over HTTP is first sent for ${WARMUP_SECONDS} s unmeasured (a warm server: code compiled, posting targets cached), ` +
+      `Each run over HTTP is first sent for ${WARMUP_SECONDS} s unmeasured (a warm server: its code compiled), ` +
       'and each run starts once the balance fold has drained the runs before it and a checkpoint has written their pages. ' +
       'Entries are 2-line transfers over GraphQL unless the phase says otherwise, sent by autocannon (bench/support/load.ts); requests/s for the floor.',
     '',

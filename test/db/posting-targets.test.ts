@@ -1,4 +1,4 @@
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPostingTargets, type TargetQuery } from '../../src/db/postingLookup.js';
 import { postingTargets } from '../../src/ledger/entries/postingTargets.js';
@@ -92,82 +92,5 @@ describe('posting targets of several entries in one statement', () => {
     expect(answers.map((answer) => answer.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(answers[0].status === 'fulfilled' && summary(answers[0].value)).toEqual({ ledger: 'l1', accounts: ['a1'] });
     expect(answers[2].status === 'fulfilled' && summary(answers[2].value)).toEqual({ ledger: 'l3', accounts: ['a4'] });
-  });
-});
-
-describe('posting targets held in memory', () => {
-  /** A pool of its own that counts the statements it sends. */
-  const counted = () => {
-    let statements = 0;
-    const pool = postgres(db.url, { max: 2, onnotice: () => {}, debug: () => (statements += 1) });
-    pools.push(pool);
-    return { sql: pool, statements: () => statements };
-  };
-  const pools: postgres.Sql[] = [];
-  afterAll(async () => {
-    await Promise.all(pools.map((pool) => pool.end()));
-  });
-  /** Polls until `read` answers what `expected` accepts: notices arrive after the changing commit. */
-  const eventually = async <T>(read: () => Promise<T>, expected: (value: T) => boolean) => {
-    const deadline = Date.now() + 5000;
-    let value = await read();
-    while (!expected(value) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      value = await read();
-    }
-    return value;
-  };
-  const listening = (targets: ReturnType<typeof postingTargets>) =>
-    eventually(
-      async () => {
-        await targets.find(query('w1', { ik: 'main' }, { paths: ['cash'] }));
-        return targets.held();
-      },
-      (held) => held > 0,
-    );
-
-  it('answers a lookup it has read from memory, without a statement', async () => {
-    const pool = counted();
-    const targets = postingTargets(pool.sql);
-    await listening(targets);
-    const before = pool.statements();
-    const target = await targets.find(query('w1', { ik: 'main' }, { paths: ['cash'], ids: ['a1'] }));
-    expect(summary(target)).toEqual({ ledger: 'l1', accounts: ['a1', 'a1'] });
-    expect(pool.statements()).toBe(before);
-    // An account it has not read yet (another process made it, say) is looked up.
-    expect(summary(await targets.find(query('w1', { ik: 'main' }, { paths: ['bank'] })))).toEqual({
-      ledger: 'l1',
-      accounts: ['a2'],
-    });
-    expect(pool.statements()).toBe(before + 1);
-  });
-
-  it('drops a ledger when another connection changes one of its accounts or the ledger itself', async () => {
-    const targets = postingTargets(sql);
-    await listening(targets);
-    const cash = () => targets.find(query('w1', { ik: 'main' }, { paths: ['cash'] }));
-    expect((await cash())!.accounts[0].consistency).toEqual({});
-
-    await sql`update ledger_accounts set consistency = '{"ownBalanceUpdates": "eventual"}' where workspace_id = 'w1' and id = 'a1'`;
-    const changed = await eventually(
-      cash,
-      (target) => target!.accounts[0].consistency.ownBalanceUpdates === 'eventual',
-    );
-    expect(changed!.accounts[0].consistency).toEqual({ ownBalanceUpdates: 'eventual' });
-
-    // Deleted, the ledger takes no entry; its ik, reused by a new ledger, names that one.
-    await sql`update ledgers set deleted_at = now() where workspace_id = 'w1' and id = 'l1'`;
-    expect(await eventually(cash, (target) => target === undefined)).toBeUndefined();
-    await sql`update ledgers set ik = 'main-old' where workspace_id = 'w1' and id = 'l1'`;
-    await sql`insert into ledgers (workspace_id, id, ik, name, request_hash) values ('w1', 'l9', 'main', 'l', 'h')`;
-    await sql`insert into ledger_accounts (workspace_id, ledger_id, id, ik, path, depth, type, currency_mode, currency_code, consistency, request_hash)
-              values ('w1', 'l9', 'a9', 'ik-a9', 'cash', 1, 'asset', 'single', 'USD', '{}', 'h')`;
-    expect(summary(await cash())).toEqual({ ledger: 'l9', accounts: ['a9'] });
-  });
-
-  it('holds nothing when turned off', async () => {
-    const targets = postingTargets(sql, { cache: false });
-    await targets.find(query('w2', { ik: 'main' }, { paths: ['cash'] }));
-    expect(targets.held()).toBe(0);
   });
 });

@@ -516,10 +516,6 @@ CREATE INDEX payment_flows_created_idx ON public.payment_flows USING btree (work
 CREATE INDEX payment_flows_invoice_idx ON public.payment_flows USING btree (workspace_id, invoice_id, created, id);
 CREATE INDEX payments_created_idx ON public.payments USING btree (workspace_id, created, id);
 
-CREATE TRIGGER ledger_accounts_deleted AFTER DELETE ON public.ledger_accounts REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_posting_targets_of_accounts();
-CREATE TRIGGER ledger_accounts_updated AFTER UPDATE ON public.ledger_accounts REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_posting_targets_of_accounts();
-CREATE TRIGGER ledgers_deleted AFTER DELETE ON public.ledgers REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_posting_targets_of_ledgers();
-CREATE TRIGGER ledgers_updated AFTER UPDATE ON public.ledgers REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION notify_posting_targets_of_ledgers();
 CREATE OR REPLACE FUNCTION public.add_to_balance_rows(p_workspace_ids text[], p_account_ids text[], p_currencies text[], p_hours timestamp without time zone[], p_amounts numeric[], p_lines bigint[])
  RETURNS TABLE(account_id text, currency text, own_balance numeric)
  LANGUAGE sql
@@ -1319,28 +1315,6 @@ begin
     join ledger_account_balances b on b.workspace_id = p_workspace_id and b.account_id = a.id and b.currency = c.value->>'currency'
     where c.value ? 'totalPrecondition' or c.value ? 'totalPostcondition'
   ) k;
-end
-$function$;
-
-CREATE OR REPLACE FUNCTION public.notify_posting_targets_of_accounts()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-begin
-  perform pg_notify('tally_posting_targets', k.workspace_id || ' ' || k.ledger_id)
-  from (select distinct c.workspace_id, c.ledger_id from changed c) k;
-  return null;
-end
-$function$;
-
-CREATE OR REPLACE FUNCTION public.notify_posting_targets_of_ledgers()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-begin
-  perform pg_notify('tally_posting_targets', k.workspace_id || ' ' || k.id)
-  from (select distinct c.workspace_id, c.id from changed c) k;
-  return null;
 end
 $function$;
 

@@ -29,7 +29,6 @@ describe('entryAccounts', () => {
           asked.push(query);
           return Promise.resolve(undefined);
         },
-        held: () => 0,
       },
     } satisfies PostingContext;
     await expect(entryAccounts(ctx, ledger, undefined, [{ path: 'cash' }], {})).rejects.toMatchObject({
