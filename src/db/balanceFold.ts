@@ -12,6 +12,13 @@ export async function foldBalanceQueue(db: Db, limit: number, workspaceId: strin
   return row;
 }
 
+/** Moves the workspace's open hours (add_to_balance_rows) into the queue; answers how many. */
+export async function closeOpenHours(db: Db, workspaceId: string): Promise<number> {
+  const [row] = await db<{ closed: number }[]>`
+    /* closeOpenHours */ select close_open_hours(${workspaceId}) as closed`;
+  return row.closed;
+}
+
 /** Deltas of one workspace the fold has not taken yet. */
 export async function pendingDeltas(db: Db, workspaceId: string): Promise<number> {
   const [row] = await db<{ pending: number }[]>`

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newId } from '../core/ids.js';
-import { foldBalanceQueue, pendingDeltas } from '../db/balanceFold.js';
+import { closeOpenHours, foldBalanceQueue, pendingDeltas } from '../db/balanceFold.js';
 import { retryingOn, retryingRaces } from '../db/deadlocks.js';
 import { ensureClockTriggers, newestWrite, releaseClock, setClock } from '../db/sandbox/clocks.js';
 import { holdFold, releaseFold } from '../db/sandbox/foldHolds.js';
@@ -158,6 +158,8 @@ export function sandboxStore(
     /** Folds every delta the workspace has queued, now, held or not (the hold stays). */
     async settleBalances(workspaceId: string): Promise<BalanceFoldState> {
       await existing(sql, workspaceId);
+      // Open hours too: the latest hour of each balance row is a queued delta until closed.
+      await closeOpenHours(sql, workspaceId);
       // What was queued when asked, and not forever: a workspace that keeps posting keeps queueing.
       const rounds = Math.ceil((await pendingDeltas(sql, workspaceId)) / SETTLE_BATCH) + SETTLE_SPARE_ROUNDS;
       for (let round = 0; round < rounds; round++) {

@@ -681,6 +681,29 @@ AS $function$
   from unnest(string_to_array(p_chart_path, '/')) with ordinality as s(segment, n)
 $function$;
 
+CREATE OR REPLACE FUNCTION public.close_open_hours(p_workspace_id text)
+ RETURNS integer
+ LANGUAGE sql
+AS $function$
+  with open as (
+    select b.account_id, b.currency from ledger_account_balances b
+    where b.workspace_id = p_workspace_id and b.open_hour is not null
+    order by b.account_id, b.currency
+    for update
+  ), closed as (
+    update ledger_account_balances b set open_hour = null, open_amount = 0, open_lines = 0
+    from open o
+    where b.workspace_id = p_workspace_id and b.account_id = o.account_id and b.currency = o.currency
+      and b.open_hour is not null
+    returning b.workspace_id, b.account_id, b.currency, old.open_hour, old.open_amount, old.open_lines
+  ), queued as (
+    insert into ledger_balance_queue (workspace_id, account_id, currency, local_hour, amount, line_count, balance_applied)
+    select c.workspace_id, c.account_id, c.currency, c.open_hour, c.open_amount, c.open_lines, true from closed c
+    returning 1
+  )
+  select count(*)::integer from queued
+$function$;
+
 CREATE OR REPLACE FUNCTION public.condition_holds(p_balance numeric, p_condition jsonb)
  RETURNS boolean
  LANGUAGE sql

@@ -41,7 +41,7 @@ async function figures(workspace: SandboxWorkspace) {
          ownBalance eventual: ownBalance(consistencyMode: eventual) june: ownBalanceChange(period: "2026-06")
          ownBalancesDuring(startTime: "2026-06", duration: 3, granularity: daily) { nodes { amount { amount } } } }
        owed: ledgerAccount(ledgerAccount: { ledger: { ik: "books" }, path: "owed" }) {
-         ownBalance strong: ownBalance(consistencyMode: strong) } }`,
+         ownBalance strong: ownBalance(consistencyMode: strong) june: ownBalance(at: "2026-06", consistencyMode: eventual) } }`,
   );
   const { bank, owed } = answer.body.data;
   return {
@@ -51,6 +51,8 @@ async function figures(workspace: SandboxWorkspace) {
     bankSeries: bank.ownBalancesDuring.nodes.map((node: any) => node.amount.amount),
     owed: owed.ownBalance,
     owedStrong: owed.strong,
+    // A strong account read eventual: its settled history, open hours and queue left out.
+    owedJune: owed.june,
   };
 }
 
@@ -77,6 +79,7 @@ describe('holding the fold back', () => {
       bankSeries: ['0', '7', '7'],
       owed: '22',
       owedStrong: '22',
+      owedJune: '7',
     };
     expect(await figures(held)).toEqual(lagging);
     expect((await fold(held)).pending).toBeGreaterThan(0);
@@ -85,7 +88,14 @@ describe('holding the fold back', () => {
     expect((await figures(neighbour)).bank).toBe('4');
 
     expect(await fold(held, '/settle')).toEqual({ held: true, pending: 0 });
-    const settled = { ...lagging, bank: '22', bankEventual: '22', bankJune: '22', bankSeries: ['0', '22', '22'] };
+    const settled = {
+      ...lagging,
+      bank: '22',
+      bankEventual: '22',
+      bankJune: '22',
+      bankSeries: ['0', '22', '22'],
+      owedJune: '22',
+    };
     expect(await figures(held)).toEqual(settled);
 
     // Still held: the next posting lags again, then release shows it at once.
@@ -99,6 +109,7 @@ describe('holding the fold back', () => {
       bankSeries: ['0', '32', '32'],
       owed: '32',
       owedStrong: '32',
+      owedJune: '32',
     };
     expect(await figures(held)).toEqual(released);
     for (let i = 0; i < 50 && (await fold(held)).pending > 0; i++) await sleep(50);

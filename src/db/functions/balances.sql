@@ -103,6 +103,30 @@ as $$
   select u.account_id, u.currency, u.own_balance from updated u
 $$;
 
+-- Closes every open hour of a workspace into the queue, for the fold to file (a sandbox settle:
+-- reads of settled balances then see every posting). Rows are locked in (account, currency)
+-- order, as postings lock them. Answers how many it closed.
+create or replace function close_open_hours(p_workspace_id text) returns integer
+language sql as $$
+  with open as (
+    select b.account_id, b.currency from ledger_account_balances b
+    where b.workspace_id = p_workspace_id and b.open_hour is not null
+    order by b.account_id, b.currency
+    for update
+  ), closed as (
+    update ledger_account_balances b set open_hour = null, open_amount = 0, open_lines = 0
+    from open o
+    where b.workspace_id = p_workspace_id and b.account_id = o.account_id and b.currency = o.currency
+      and b.open_hour is not null
+    returning b.workspace_id, b.account_id, b.currency, old.open_hour, old.open_amount, old.open_lines
+  ), queued as (
+    insert into ledger_balance_queue (workspace_id, account_id, currency, local_hour, amount, line_count, balance_applied)
+    select c.workspace_id, c.account_id, c.currency, c.open_hour, c.open_amount, c.open_lines, true from closed c
+    returning 1
+  )
+  select count(*)::integer from queued
+$$;
+
 -- Applies one entry's lines (all posted at p_posted): accounts with strong own balance updates,
 -- or whose own balance the entry bounds (p_bounded_account_ids: a bound needs the row locked),
 -- update their balance row here (add_to_balance_rows: rows locked in (account, currency) order,
