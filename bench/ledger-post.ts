@@ -7,6 +7,7 @@ import { checkLedgerInvariants } from '../src/db/ledgerChecks.js';
 import { migrate } from '../src/db/migrate.js';
 import { connect, type Sql } from '../src/db/sql.js';
 import { newId } from '../src/core/ids.js';
+import { entryPosting, postingLine } from '../test/support/postings.js';
 import { fetchToken } from '../test/support/token.js';
 import { compileIfBuildable, startTally, stopTally } from '../test/support/tallyProcess.js';
 import { databaseCounters, sampleBackends, type DatabaseFigures } from './support/databaseCounters.js';
@@ -102,13 +103,40 @@ async function quiet(sql: Sql): Promise<void> {
   await sql`checkpoint`;
 }
 
-async function overHttp(sql: Sql, server: Server, load: Load, seconds = SECONDS, first = 0): Promise<Figures> {
+/** The load's requests as runLoad takes them, numbered from `first`; `answered` hears each answer. */
+function requestsOf(load: Load, first: number, answered: (status: number, body: string, entries: number) => void) {
   let sent = first;
+  const random = seeded(7919);
+  return () => {
+    const request = load.request(sent++, random);
+    return {
+      method: 'POST' as const,
+      path: '/graphql',
+      body: request.body,
+      answered: (status: number, body: string) => answered(status, body, request.entries),
+    };
+  };
+}
+
+/** The load for WARMUP_SECONDS, unmeasured, with requests numbered past any a measured run sends. */
+async function warmUp(server: Server, load: Load): Promise<void> {
+  await runLoad({
+    baseUrl: server.baseUrl,
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+    clients: load.clients,
+    seconds: WARMUP_SECONDS,
+    serverPid: server.pid,
+    okStatus: 200,
+    readsAnswers: true,
+    next: requestsOf(load, 10_000_000, () => {}),
+  });
+}
+
+async function overHttp(sql: Sql, server: Server, load: Load): Promise<Figures> {
   let answered = 0;
   let entries = 0;
   let errors = 0;
   let firstError = '';
-  const random = seeded(7919);
   const counted = await databaseCounters(sql);
   const machineBefore = machineTimes();
   const stopSampling = sampleBackends(sql);
@@ -116,27 +144,19 @@ async function overHttp(sql: Sql, server: Server, load: Load, seconds = SECONDS,
     baseUrl: server.baseUrl,
     headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
     clients: load.clients,
-    seconds,
+    seconds: SECONDS,
     serverPid: server.pid,
     okStatus: 200,
     readsAnswers: true,
-    next: () => {
-      const request = load.request(sent++, random);
-      return {
-        method: 'POST',
-        path: '/graphql',
-        body: request.body,
-        answered: (status, body) => {
-          answered++;
-          if (status === 200 && load.succeeded(body)) {
-            entries += request.entries;
-          } else {
-            errors++;
-            firstError ||= `${status} ${body.slice(0, 200)}`;
-          }
-        },
-      };
-    },
+    next: requestsOf(load, 0, (status, body, carried) => {
+      answered++;
+      if (status === 200 && load.succeeded(body)) {
+        entries += carried;
+      } else {
+        errors++;
+        firstError ||= `${status} ${body.slice(0, 200)}`;
+      }
+    }),
   });
   const backendWaits = await stopSampling();
   const machineIdlePercent = idlePercentSince(machineBefore);
@@ -274,31 +294,16 @@ function transfer(
   [from, to]: [string, string],
   ik: string,
 ): EntryPosting {
-  const line = (path: string) => ({
-    id: newId('line'),
-    accountId: ids.get(path)!,
-    currency: 'USD',
-    amount: '1',
-    key: null,
-    description: null,
-    tags: [],
-  });
-  return {
+  const line = (path: string) => postingLine(newId('line'), ids.get(path)!, '1');
+  return entryPosting({
     workspaceId: ledger.workspaceId,
     ledgerId: ledger.id,
     entryId: newId('ent'),
     ik,
     requestHash: 'bench',
-    type: null,
-    typeVersion: null,
-    parameters: null,
     posted: new Date().toISOString(),
-    description: null,
-    tags: [],
-    groups: [],
-    conditions: [],
     lines: [line(from), line(to)],
-  };
+  });
 }
 
 async function ledgerOf(sql: Sql, ik: string) {
@@ -500,7 +505,7 @@ async function main() {
         phase,
         run,
         () => overHttp(sql, server, load),
-        () => overHttp(sql, server, load, WARMUP_SECONDS, 10_000_000),
+        () => warmUp(server, load),
       );
     const direct = async (ledgerIk: string, clients: number, pick: Pick, run: string) => {
       const { ledger, ids } = await ledgerOf(sql, ledgerIk);

@@ -5,6 +5,7 @@ import { foldBalanceQueue } from '../../src/db/balanceFold.js';
 import { checkLedgerInvariants } from '../../src/db/ledgerChecks.js';
 import { postLedgerEntries, postLedgerEntry, type EntryPosting } from '../../src/db/ledgerEntries.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { entryPosting, postingLine } from '../support/postings.js';
 
 // A strong account's balance row keeps the deltas of its latest local hour (its open hour): a
 // posting in that hour writes no queue row; one in another hour closes the open hour into the
@@ -34,31 +35,16 @@ afterAll(async () => {
 /** A transfer of `amount` from cash to `to`, posted at `posted` (UTC). */
 function transfer(posted: string, amount: string, to = 'owed'): EntryPosting {
   entries += 1;
-  const line = (accountId: string) => ({
-    id: `line-${entries}-${accountId}`,
-    accountId,
-    currency: 'USD',
-    amount,
-    key: null,
-    description: null,
-    tags: [],
-  });
-  return {
+  const line = (accountId: string) => postingLine(`line-${entries}-${accountId}`, accountId, amount);
+  return entryPosting({
     workspaceId: 'w',
     ledgerId: 'l',
     entryId: `ent-${entries}`,
     ik: `ik-${entries}`,
     requestHash: 'h',
-    type: null,
-    typeVersion: null,
-    parameters: null,
     posted,
-    description: null,
-    tags: [],
-    groups: [],
-    conditions: [],
     lines: [line('cash'), line(to)],
-  };
+  });
 }
 
 const openHour = async (account: string) => {

@@ -1,8 +1,9 @@
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewLedgerAccount } from '../../src/db/ledgerAccounts.js';
-import { postLedgerEntries, type EntryPosting, type PostingOutcome } from '../../src/db/ledgerEntries.js';
+import { postLedgerEntries, type PostingOutcome } from '../../src/db/ledgerEntries.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { entryPosting, postingLine } from '../support/postings.js';
 import { waitingOnLocks } from '../support/lockWaits.js';
 
 // Template instances are created by the posting that first names them, with no ledger-wide
@@ -45,41 +46,18 @@ const planned = (ik: string, path: string): NewLedgerAccount => ({
 
 /** One entry moving 1 from cash to each of `paths` (planned by this entry), posted as a group of one. */
 function postCreating(ik: string, paths: string[]): Promise<PostingOutcome[]> {
-  const posting: EntryPosting = {
+  const posting = entryPosting({
     workspaceId: 'w',
     ledgerId: 'l',
     entryId: `ent-${ik}`,
     ik,
     requestHash: ik,
     posted: '2026-11-25T12:00:00Z',
-    type: null,
-    typeVersion: null,
-    parameters: null,
-    description: null,
-    tags: [],
-    groups: [],
-    conditions: [],
     lines: [
-      ...paths.map((path, index) => ({
-        id: `line-${ik}-${index}`,
-        accountId: `${ik}-${path}`,
-        currency: 'USD',
-        amount: '1',
-        key: null,
-        description: null,
-        tags: [],
-      })),
-      {
-        id: `line-${ik}-cash`,
-        accountId: 'cash',
-        currency: 'USD',
-        amount: String(paths.length),
-        key: null,
-        description: null,
-        tags: [],
-      },
+      ...paths.map((path, index) => postingLine(`line-${ik}-${index}`, `${ik}-${path}`, '1')),
+      postingLine(`line-${ik}-cash`, 'cash', String(paths.length)),
     ],
-  };
+  });
   return postLedgerEntries(
     sql,
     [posting],

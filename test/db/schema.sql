@@ -522,9 +522,11 @@ CREATE OR REPLACE FUNCTION public.add_to_balance_rows(p_workspace_ids text[], p_
  SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
   with delta as (
-    select t.*, t.hour = max(t.hour) over (partition by t.workspace_id, t.account_id, t.currency) as latest
+    select t.workspace_id, t.account_id, t.currency, t.hour, sum(t.amount) as amount, sum(t.lines) as lines,
+           t.hour = max(t.hour) over (partition by t.workspace_id, t.account_id, t.currency) as latest
     from unnest(p_workspace_ids, p_account_ids, p_currencies, p_hours, p_amounts, p_lines)
       as t(workspace_id, account_id, currency, hour, amount, lines)
+    group by t.workspace_id, t.account_id, t.currency, t.hour
   ), per_row as (
     select d.workspace_id, d.account_id, d.currency, sum(d.amount) as amount, sum(d.lines) as lines, max(d.hour) as hour,
            sum(d.amount) filter (where d.latest) as hour_amount, sum(d.lines) filter (where d.latest) as hour_lines
@@ -1596,12 +1598,10 @@ begin
     group by d.workspace_id, d.account_id, d.currency, d.local_hour
   ), updated as (
     select u.*
-    from (select array_agg(h.workspace_id) as workspace_ids, array_agg(h.account_id) as account_ids,
-                 array_agg(h.currency) as currencies, array_agg(h.local_hour) as hours, array_agg(h.amount) as amounts,
-                 array_agg(h.lines) as lines
-          from (select d.workspace_id, d.account_id, d.currency, d.local_hour, sum(d.amount) as amount, count(*) as lines
-                from decided d where d.applied
-                group by d.workspace_id, d.account_id, d.currency, d.local_hour) h) h
+    from (select array_agg(d.workspace_id) as workspace_ids, array_agg(d.account_id) as account_ids,
+                 array_agg(d.currency) as currencies, array_agg(d.local_hour) as hours, array_agg(d.amount) as amounts,
+                 array_agg(1::bigint) as lines
+          from decided d where d.applied) h
     cross join lateral add_to_balance_rows(h.workspace_ids, h.account_ids, h.currencies, h.hours, h.amounts, h.lines) u
   )
   select coalesce((select bool_or(abs(u.own_balance) > int96_max()) from updated u), false),

@@ -10,6 +10,7 @@ import {
   type PostingOutcome,
 } from '../../src/db/ledgerEntries.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { entryPosting, postingLine } from '../support/postings.js';
 
 // The oracle of group commit: a random sequence of postings (conditions that hold and fail,
 // replays, ik clashes, reposts after a reversal, strong, eventual and bounded accounts, template
@@ -133,16 +134,9 @@ function plannedBy(ledger: { id: string }, item: Posting, ordinal: number): NewL
 }
 
 function toPosting(ledger: { id: string; accountIds: string[] }, item: Posting, ordinal: number): EntryPosting {
-  const line = (account: number, amount: string, position: number) => ({
-    id: `${ledger.id}-line-${ordinal}-${position}`,
-    accountId: accountIdIn(ledger, account, ordinal),
-    currency: 'USD',
-    amount,
-    key: null,
-    description: null,
-    tags: [],
-  });
-  return {
+  const line = (account: number, amount: string, position: number) =>
+    postingLine(`${ledger.id}-line-${ordinal}-${position}`, accountIdIn(ledger, account, ordinal), amount);
+  return entryPosting({
     workspaceId: 'w',
     ledgerId: ledger.id,
     entryId: `${ledger.id}-ent-${ordinal}`,
@@ -150,12 +144,6 @@ function toPosting(ledger: { id: string; accountIds: string[] }, item: Posting, 
     // The same ik with another amount is a clash: the server refuses it by this hash.
     requestHash: `${item.from}-${item.to}-${item.amount}-${JSON.stringify(item.condition ?? null)}`,
     posted: '2026-11-25T12:00:00Z',
-    type: null,
-    typeVersion: null,
-    parameters: null,
-    description: null,
-    tags: [],
-    groups: [],
     conditions: item.condition
       ? [
           {
@@ -168,7 +156,7 @@ function toPosting(ledger: { id: string; accountIds: string[] }, item: Posting, 
         ]
       : [],
     lines: [line(item.from, String(item.amount), 1), line(item.to, String(-item.amount), 2)],
-  };
+  });
 }
 
 /**

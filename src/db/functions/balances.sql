@@ -53,9 +53,9 @@ language sql as $$
     and b.own_balance = 0 and b.line_count = 0 and b.xmin = xid(pg_current_xact_id())
 $$;
 
--- Adds deltas a posting applies (strong, or bounded) to their balance rows, given per account,
--- currency and local hour; creates missing rows; updates each row once, in (account, currency)
--- order. Each row keeps its open hour: the deltas of the latest hour given for it are added to
+-- Adds deltas a posting applies (strong, or bounded) to their balance rows, given per line or
+-- already summed (those of one account, currency and local hour are added up first); creates
+-- missing rows; updates each row once, in (account, currency) order. Each row keeps its open hour: the deltas of the latest hour given for it are added to
 -- the open hour when it is that hour, or else replace it, and the hour they replace goes to the
 -- queue; deltas of the row's other hours in this call go to the queue too. Answers each row's
 -- balance after.
@@ -66,9 +66,11 @@ language sql
 set plan_cache_mode = force_generic_plan
 as $$
   with delta as (
-    select t.*, t.hour = max(t.hour) over (partition by t.workspace_id, t.account_id, t.currency) as latest
+    select t.workspace_id, t.account_id, t.currency, t.hour, sum(t.amount) as amount, sum(t.lines) as lines,
+           t.hour = max(t.hour) over (partition by t.workspace_id, t.account_id, t.currency) as latest
     from unnest(p_workspace_ids, p_account_ids, p_currencies, p_hours, p_amounts, p_lines)
       as t(workspace_id, account_id, currency, hour, amount, lines)
+    group by t.workspace_id, t.account_id, t.currency, t.hour
   ), per_row as (
     select d.workspace_id, d.account_id, d.currency, sum(d.amount) as amount, sum(d.lines) as lines, max(d.hour) as hour,
            sum(d.amount) filter (where d.latest) as hour_amount, sum(d.lines) filter (where d.latest) as hour_lines

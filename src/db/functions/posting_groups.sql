@@ -289,12 +289,10 @@ begin
     group by d.workspace_id, d.account_id, d.currency, d.local_hour
   ), updated as (
     select u.*
-    from (select array_agg(h.workspace_id) as workspace_ids, array_agg(h.account_id) as account_ids,
-                 array_agg(h.currency) as currencies, array_agg(h.local_hour) as hours, array_agg(h.amount) as amounts,
-                 array_agg(h.lines) as lines
-          from (select d.workspace_id, d.account_id, d.currency, d.local_hour, sum(d.amount) as amount, count(*) as lines
-                from decided d where d.applied
-                group by d.workspace_id, d.account_id, d.currency, d.local_hour) h) h
+    from (select array_agg(d.workspace_id) as workspace_ids, array_agg(d.account_id) as account_ids,
+                 array_agg(d.currency) as currencies, array_agg(d.local_hour) as hours, array_agg(d.amount) as amounts,
+                 array_agg(1::bigint) as lines
+          from decided d where d.applied) h
     cross join lateral add_to_balance_rows(h.workspace_ids, h.account_ids, h.currencies, h.hours, h.amounts, h.lines) u
   )
   select coalesce((select bool_or(abs(u.own_balance) > int96_max()) from updated u), false),
