@@ -24,6 +24,7 @@ import { graphqlErrors } from './ledger/graphql/errors.js';
 import type { PostingGroupOptions } from './ledger/entries/postingGroupOptions.js';
 import { postingGroups } from './ledger/entries/postingGroups.js';
 import { postingTargets } from './ledger/entries/postingTargets.js';
+import type { PostingTargetCacheOptions } from './ledger/entries/postingTargetCache.js';
 import { graphqlEndpoint } from './ledger/graphql/endpoint.js';
 import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from './ledger/graphql/documentLimits.js';
 import { buildLedgerSchema } from './ledger/graphql/executableSchema.js';
@@ -50,6 +51,8 @@ export type AppOptions = {
   databasePoolMax?: number;
   /** Group commit of ledger entries; default: DEFAULT_POSTING_GROUPS. */
   postingGroups?: PostingGroupOptions;
+  /** Posting targets held in memory; false: every entry looks them up. Default: DEFAULT_POSTING_TARGET_CACHE. */
+  postingTargetCache?: PostingTargetCacheOptions | false;
   /** Group commit of transaction syncs and invoice creates; default: DEFAULT_BILLING_GROUPS. */
   billingGroups?: GroupCommitOptions;
   /** What one GraphQL request may ask for; default: DEFAULT_DOCUMENT_LIMITS. */
@@ -93,7 +96,7 @@ export async function createApp(options: AppOptions): Promise<Koa<AppState>> {
     log,
     cursors: cursorSigner(signingKey),
     postings: postingGroups(sql, options.postingGroups),
-    postingTargets: postingTargets(sql),
+    postingTargets: postingTargets(sql, { cache: options.postingTargetCache }),
     documentCacheSize: options.documentCacheSize,
     limits: options.graphqlLimits ?? DEFAULT_DOCUMENT_LIMITS,
     publicUrl: options.publicUrl,

@@ -3,6 +3,7 @@ import { DEFAULT_MAX_IN_FLIGHT_PER_WORKSPACE } from './http/inFlight.js';
 import { DEFAULT_BILLING_GROUPS } from './billing/writeGroupOptions.js';
 import type { GroupCommitOptions } from './db/groupCommit.js';
 import { DEFAULT_POSTING_GROUPS, type PostingGroupOptions } from './ledger/entries/postingGroupOptions.js';
+import { DEFAULT_POSTING_TARGET_CACHE, type PostingTargetCacheOptions } from './ledger/entries/postingTargetCache.js';
 import {
   DEFAULT_DOCUMENT_LIMITS,
   DOCUMENT_LIMIT_VARIABLES,
@@ -44,6 +45,8 @@ export type Config = {
   graphqlLimits: DocumentLimits;
   /** Group commit of ledger entries (POSTING_GROUP_MAX_ENTRIES, POSTING_GROUPS_IN_FLIGHT, POSTING_GROUP_FLUSH_AT). */
   postingGroups: PostingGroupOptions;
+  /** Posting targets held in memory (POSTING_TARGET_CACHE_ACCOUNTS; 0: none). */
+  postingTargetCache: PostingTargetCacheOptions | false;
   /** Group commit of transaction syncs and invoice creates (BILLING_GROUP_MAX_WRITES, BILLING_GROUPS_IN_FLIGHT, BILLING_GROUP_FLUSH_AT). */
   billingGroups: GroupCommitOptions;
   /** Idle keep-alive connections close after this; above the idle time of common client pools. */
@@ -149,6 +152,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         64,
       ),
     },
+    postingTargetCache: postingTargetCache(
+      integer('POSTING_TARGET_CACHE_ACCOUNTS', DEFAULT_POSTING_TARGET_CACHE.maxAccounts, 0, 10_000_000),
+    ),
     billingGroups: {
       maxItems: integer('BILLING_GROUP_MAX_WRITES', DEFAULT_BILLING_GROUPS.maxItems, 1, 32),
       maxInFlight: integer('BILLING_GROUPS_IN_FLIGHT', DEFAULT_BILLING_GROUPS.maxInFlight, 1, 64),
@@ -176,4 +182,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return config;
+}
+
+/** The posting-target cache holding at most `maxAccounts` accounts; 0 turns it off. */
+function postingTargetCache(maxAccounts: number): PostingTargetCacheOptions | false {
+  return maxAccounts === 0 ? false : { ...DEFAULT_POSTING_TARGET_CACHE, maxAccounts };
 }

@@ -77,6 +77,7 @@ async function main(): Promise<void> {
     databasePoolMax: config.databasePoolMax,
     graphqlLimits: config.graphqlLimits,
     postingGroups: config.postingGroups,
+    postingTargetCache: config.postingTargetCache,
     billingGroups: config.billingGroups,
     sandbox,
   });

@@ -37,7 +37,8 @@ export type SqlRefusalName =
   | 'over_allocated'
   | 'external_id_taken'
   | 'batch_refused'
-  | 'version_conflict';
+  | 'version_conflict'
+  | 'posting_target_changed';
 export const SQL_REFUSALS: ReadonlyMap<string, SqlRefusalName> = new Map<string, SqlRefusalName>([
   ['TL001', 'entry_condition_failed'], // post_ledger_entry; detail: the failed condition's index
   ['TL002', 'balance_out_of_range'], // apply_balance_deltas: a balance would leave the Int96 range
@@ -50,6 +51,7 @@ export const SQL_REFUSALS: ReadonlyMap<string, SqlRefusalName> = new Map<string,
   ['TL009', 'external_id_taken'], // sync_transaction: a concurrent sync took the external id first
   ['TL010', 'batch_refused'], // refuse_batch; detail: the refused entry's answer (JSON)
   ['TL011', 'version_conflict'], // change_invoice; detail: the version the invoice is at, or empty when it is gone
+  ['TL012', 'posting_target_changed'], // require_current_ledger_revisions; detail: the stale ledgers' ids (JSON array)
 ]);
 
 export type SqlRefusal = { name: SqlRefusalName; detail: string | undefined };

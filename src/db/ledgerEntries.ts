@@ -62,6 +62,8 @@ export type PostingBound = { eq?: string; gte?: string; lte?: string };
 export type EntryPosting = {
   workspaceId: string;
   ledgerId: string;
+  /** The ledger's posting revision the entry was prepared from (refused once stale); null: not checked. */
+  ledgerRevision: string | null;
   entryId: string;
   ik: string;
   requestHash: string;
@@ -181,7 +183,8 @@ export async function postLedgerEntry(db: Db, posting: EntryPosting): Promise<Po
       ${posting.posted}::timestamptz, ${posting.description}, ${jsonb(db, posting.tags)}, ${jsonb(db, posting.groups)},
       ${jsonb(db, posting.conditions)},
       ${column('id')}::text[], ${column('accountId')}::text[], ${column('currency')}::text[], ${column('amount')}::numeric[],
-      ${column('key') as string[]}::text[], ${column('description') as string[]}::text[], ${jsonb(db, column('tags'))})`;
+      ${column('key') as string[]}::text[], ${column('description') as string[]}::text[], ${jsonb(db, column('tags'))},
+      ${posting.ledgerRevision}::bigint)`;
   if (row.failedCondition !== null) return { failedCondition: row.failedCondition };
   const { failedCondition: _none, ...posted } = row;
   return posted;
@@ -247,7 +250,7 @@ export async function postLedgerEntries(
       ${jsonb(
         db,
         newAccounts.map(({ ordinal, account }) => ({ ...account, entry: ordinal })),
-      )}, ${allOrNothing})`;
+      )}, ${allOrNothing}, ${entry((p) => p.ledgerRevision) as string[]}::bigint[])`;
   const outcomes: PostingOutcome[] = [];
   for (const { ordinal, failedCondition, remapped, ...posted } of rows) {
     outcomes[ordinal - 1] =

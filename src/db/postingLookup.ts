@@ -2,7 +2,15 @@ import type { LedgerAccountRow } from './ledgerAccounts.js';
 import { ledgerColumns, type LedgerMatch, type LedgerRow } from './ledgers.js';
 import type { Db } from './sql.js';
 
-export type PostingTarget = { ledger: LedgerRow & { schemaContentHash: string | null }; accounts: LedgerAccountRow[] };
+/**
+ * A ledger as entries are prepared on it: its schema version's content hash, and its posting
+ * revision (a bigint, as text), which a posting states so that it is refused once the ledger or
+ * one of its accounts has changed (functions/posting.sql, require_current_ledger_revisions).
+ */
+export type TargetLedger = LedgerRow & { schemaContentHash: string | null; postingRevision: string };
+
+/** `held`: answered from what this process holds (postingTargetCache.ts), not read just now. */
+export type PostingTarget = { ledger: TargetLedger; accounts: LedgerAccountRow[]; held?: boolean };
 
 /** An entry's ledger and the accounts its lines and conditions name, by id, path or ik. */
 export type TargetQuery = {
@@ -27,13 +35,13 @@ export async function findPostingTargets(
     ...query.iks.map((ik) => [index + 1, null, null, ik] as const),
   ]);
   const rows = await db<
-    (LedgerRow & {
+    (TargetLedger & {
       request: number;
-      schemaContentHash: string | null;
       accounts: (Omit<LedgerAccountRow, 'created'> & { created: string })[];
     })[]
   >`
-    select request, ${ledgerColumns(db)}, schema_content_hash as "schemaContentHash", accounts
+    select request, ${ledgerColumns(db)}, schema_content_hash as "schemaContentHash",
+           posting_revision::text as "postingRevision", accounts
     from find_posting_targets(
       ${queries.map((query) => query.workspaceId)}::text[], ${queries.map((query) => query.match.id ?? null)}::text[],
       ${queries.map((query) => query.match.ik ?? null)}::text[], ${refs.map((ref) => ref[0])}::integer[],

@@ -49,7 +49,12 @@ export const postingGroupsWritten = new Counter({
 });
 export const postingGroupsRetried = new Counter({
   name: 'tally_ledger_posting_groups_retried_total',
-  help: 'Groups whose statement failed as a whole (a balance out of range, a deadlock) and were posted again entry by entry.',
+  help: 'Groups whose statement failed as a whole (a balance out of range, a deadlock, a stale posting target) and were posted again entry by entry.',
+  registers: [registry],
+});
+export const stalePostings = new Counter({
+  name: 'tally_ledger_stale_postings_total',
+  help: 'Entry-writing mutations refused because their ledger or one of its accounts changed after this process read them, then run again from a fresh lookup.',
   registers: [registry],
 });
 export const groupedEntries = new Counter({

@@ -297,7 +297,8 @@ create table ledgers (
   request_hash text not null,
   created timestamp with time zone default date_trunc('milliseconds'::text, now()) not null,
   deleted_at timestamp with time zone,
-  schema_version integer
+  schema_version integer,
+  posting_revision bigint default 0 not null
 );
 
 create table payment_accounts (
@@ -516,6 +517,10 @@ CREATE INDEX payment_flows_created_idx ON public.payment_flows USING btree (work
 CREATE INDEX payment_flows_invoice_idx ON public.payment_flows USING btree (workspace_id, invoice_id, created, id);
 CREATE INDEX payments_created_idx ON public.payments USING btree (workspace_id, created, id);
 
+create sequence ledger_posting_revisions as bigint start 1 increment 1;
+CREATE TRIGGER ledger_accounts_deleted AFTER DELETE ON public.ledger_accounts REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION renew_posting_revisions_of_accounts();
+CREATE TRIGGER ledger_accounts_updated AFTER UPDATE ON public.ledger_accounts REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION renew_posting_revisions_of_accounts();
+CREATE TRIGGER ledgers_posting_revision BEFORE INSERT OR UPDATE ON public.ledgers FOR EACH ROW EXECUTE FUNCTION renew_ledger_posting_revision();
 CREATE OR REPLACE FUNCTION public.add_to_balance_rows(p_workspace_ids text[], p_account_ids text[], p_currencies text[], p_hours timestamp without time zone[], p_amounts numeric[], p_lines bigint[])
  RETURNS TABLE(account_id text, currency text, own_balance numeric)
  LANGUAGE sql
@@ -1086,7 +1091,7 @@ end
 $function$;
 
 CREATE OR REPLACE FUNCTION public.find_posting_targets(p_workspace_ids text[], p_ledger_ids text[], p_ledger_iks text[], p_ref_requests integer[], p_ref_ids text[], p_ref_paths text[], p_ref_iks text[])
- RETURNS TABLE(request integer, workspace_id text, id text, ik text, name text, type text, balance_utc_offset text, schema_key text, schema_version integer, request_hash text, created timestamp with time zone, schema_content_hash text, accounts json)
+ RETURNS TABLE(request integer, workspace_id text, id text, ik text, name text, type text, balance_utc_offset text, schema_key text, schema_version integer, request_hash text, created timestamp with time zone, schema_content_hash text, posting_revision bigint, accounts json)
  LANGUAGE plpgsql
  STABLE
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1137,7 +1142,7 @@ begin
            m.request_hash, m.created,
            (select v.content_hash from ledger_schema_versions v
             where v.workspace_id = m.workspace_id and v.schema_key = m.schema_key and v.version = m.schema_version),
-           coalesce(o.accounts, '[]')
+           m.posting_revision, coalesce(o.accounts, '[]')
     from matched m left join accounts_of o on o.request = m.request;
 end
 $function$;
@@ -1361,7 +1366,7 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION public.post_ledger_entry_checked(p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text, p_type text, p_type_version integer, p_parameters jsonb, p_posted timestamp with time zone, p_description text, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_descriptions text[], p_line_tags jsonb)
+CREATE OR REPLACE FUNCTION public.post_ledger_entry_checked(p_workspace_id text, p_ledger_id text, p_entry_id text, p_ik text, p_request_hash text, p_type text, p_type_version integer, p_parameters jsonb, p_posted timestamp with time zone, p_description text, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_descriptions text[], p_line_tags jsonb, p_ledger_revision bigint DEFAULT NULL::bigint)
  RETURNS TABLE(posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1375,6 +1380,9 @@ declare
   v_bounded text[];
   v_failed integer;
 begin
+  if p_ledger_revision is not null then
+    perform require_current_ledger_revisions(array[p_workspace_id], array[p_ledger_id], array[p_ledger_revision]);
+  end if;
   select h.reversal_position, h.reverses_id is not null into v_last_position, v_last_is_reversal
   from ik_holder(p_workspace_id, p_ledger_id, p_ik) h;
   if v_last_position is null or v_last_is_reversal then
@@ -1428,7 +1436,7 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION public.post_ledger_entry_group(p_workspace_ids text[], p_ledger_ids text[], p_entry_ids text[], p_iks text[], p_request_hashes text[], p_types text[], p_type_versions integer[], p_posted timestamp with time zone[], p_descriptions text[], p_parameters jsonb, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_entries integer[], p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb, p_all_or_nothing boolean DEFAULT false)
+CREATE OR REPLACE FUNCTION public.post_ledger_entry_group(p_workspace_ids text[], p_ledger_ids text[], p_entry_ids text[], p_iks text[], p_request_hashes text[], p_types text[], p_type_versions integer[], p_posted timestamp with time zone[], p_descriptions text[], p_parameters jsonb, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_entries integer[], p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb, p_all_or_nothing boolean DEFAULT false, p_ledger_revisions bigint[] DEFAULT NULL::bigint[])
  RETURNS TABLE(ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer, remapped boolean)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1456,6 +1464,9 @@ declare
   v_remap jsonb := '{}';
   v_remapped integer[] := '{}';
 begin
+  if p_ledger_revisions is not null then
+    perform require_current_ledger_revisions(p_workspace_ids, p_ledger_ids, p_ledger_revisions);
+  end if;
   -- 0. Template instances. Their paths are the first locks an entry takes, as on every path.
   if jsonb_array_length(p_new_accounts) > 0 then
     select coalesce(jsonb_object_agg(m.planned_id, m.account_id), '{}') into v_remap
@@ -1710,10 +1721,12 @@ CREATE OR REPLACE FUNCTION public.remove_unneeded_accounts(p_accounts jsonb, p_k
  RETURNS void
  LANGUAGE sql
 AS $function$
+  select set_config('tally.removing_unseen_accounts', 'on', true);
   delete from ledger_accounts x
   using jsonb_array_elements(p_accounts) a
   where x.workspace_id = a->>'workspaceId' and x.ledger_id = a->>'ledgerId' and x.path = a->>'path'
-    and x.xmin = xid(pg_current_xact_id()) and not x.path = any(p_kept_paths)
+    and x.xmin = xid(pg_current_xact_id()) and not x.path = any(p_kept_paths);
+  select set_config('tally.removing_unseen_accounts', 'off', true);
 $function$;
 
 CREATE OR REPLACE FUNCTION public.remove_unused_balance_rows(p_workspace_ids text[], p_account_ids text[], p_currencies text[])
@@ -1724,6 +1737,31 @@ AS $function$
   using unnest(p_workspace_ids, p_account_ids, p_currencies) as t(workspace_id, account_id, currency)
   where b.workspace_id = t.workspace_id and b.account_id = t.account_id and b.currency = t.currency
     and b.own_balance = 0 and b.line_count = 0 and b.xmin = xid(pg_current_xact_id())
+$function$;
+
+CREATE OR REPLACE FUNCTION public.renew_ledger_posting_revision()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  new.posting_revision := nextval('ledger_posting_revisions');
+  return new;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.renew_posting_revisions_of_accounts()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  if current_setting('tally.removing_unseen_accounts', true) = 'on' then
+    return null;
+  end if;
+  update ledgers g set posting_revision = nextval('ledger_posting_revisions')
+  from (select distinct c.workspace_id, c.ledger_id from changed c) k
+  where g.workspace_id = k.workspace_id and g.id = k.ledger_id;
+  return null;
+end
 $function$;
 
 CREATE OR REPLACE FUNCTION public.require_billing_users(p_workspace_id text, p_items jsonb)
@@ -1742,6 +1780,26 @@ begin
   where i->>'user_id' is not null and not (i->>'user_id') = any(v_found);
   if v_missing is not null then
     raise exception using errcode = 'TL004', message = 'unknown_user', detail = v_missing::text;
+  end if;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION public.require_current_ledger_revisions(p_workspace_ids text[], p_ledger_ids text[], p_revisions bigint[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+declare
+  v_stale jsonb;
+begin
+  select jsonb_agg(distinct r.ledger_id) into v_stale
+  from (select distinct t.workspace_id, t.ledger_id, t.revision
+        from unnest(p_workspace_ids, p_ledger_ids, p_revisions) as t(workspace_id, ledger_id, revision)
+        where t.revision is not null) r
+  where not exists (select 1 from ledgers g
+                    where g.workspace_id = r.workspace_id and g.id = r.ledger_id and g.posting_revision = r.revision);
+  if v_stale is not null then
+    raise exception using errcode = 'TL012', message = 'posting_target_changed', detail = v_stale::text;
   end if;
 end
 $function$;

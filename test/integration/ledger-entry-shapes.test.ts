@@ -284,6 +284,7 @@ describe('totalBalance conditions', () => {
       const outcome = await postLedgerEntry(trx, {
         workspaceId: workspace.workspaceId,
         ledgerId: ids.id,
+        ledgerRevision: null,
         entryId: newId('ent'),
         ik: 'held-open',
         requestHash: 'test',

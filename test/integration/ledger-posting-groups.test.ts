@@ -155,6 +155,45 @@ describe('group commit', () => {
     expect(entries.n).toBe(0);
   });
 
+  it('posts every entry prepared before an account changed, each once, from fresh targets', async () => {
+    // The server holds p2 and bank once it has posted to them; renaming p1 renews the ledger's revision.
+    expect((await post('warm-targets', fund('payees/p2', 'bank', '1'))).__typename).toBe('AddLedgerEntryResult');
+    const renamed = await gql(
+      server.baseUrl,
+      alice.token,
+      'mutation { updateLedgerAccount(ledgerAccount: { path: "payees/p1", ledger: { ik: "grouped" } }, update: { name: "P one" }) { __typename } }',
+    );
+    expect(renamed.body.data.updateLedgerAccount.__typename).toBe('UpdateLedgerAccountResult');
+    const staleBefore = await counter('tally_ledger_stale_postings_total');
+    const before = await balance('payees/p2');
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => post(`after-rename-${i}`, fund('payees/p2', 'bank', '1'))),
+    );
+    expect(results.map((result) => [result.__typename, result.isIkReplay])).toEqual(
+      Array(16).fill(['AddLedgerEntryResult', false]),
+    );
+    // At least the first was prepared from the held, stale revision, refused, and run again: each posted once.
+    expect(await counter('tally_ledger_stale_postings_total')).toBeGreaterThan(staleBefore);
+    expect(BigInt(await balance('payees/p2')) - BigInt(before)).toBe(16n);
+  });
+
+  it('answers a refusal decided from held targets once fresh ones confirm it', async () => {
+    expect((await post('held-again', fund('payees/p3', 'bank', '1'))).__typename).toBe('AddLedgerEntryResult');
+    const staleBefore = await counter('tally_ledger_stale_postings_total');
+    const wrongCurrency = {
+      lines: [
+        { account: { path: 'bank' }, amount: '1', currency: { code: 'EUR' } },
+        { account: { path: 'payees/p3' }, amount: '1', currency: { code: 'EUR' } },
+      ],
+    };
+    expect(await post('wrong-currency', wrongCurrency)).toMatchObject({
+      __typename: 'BadRequestError',
+      code: 'invalid_input_provided',
+    });
+    // Decided from held accounts first, then confirmed from a fresh lookup: one round again, not three.
+    expect((await counter('tally_ledger_stale_postings_total')) - staleBefore).toBe(1);
+  });
+
   it('leaves the ledger consistent', async () => {
     await server.db.sql`select fold_ledger_balance_queue(100000)`;
     expect(await checkLedgerInvariants(server.db.sql)).toEqual([]);

@@ -8,7 +8,8 @@ import { fetchToken } from '../support/token.js';
 // Two Tally processes on one PostgreSQL, as behind a load balancer. Each groups its own
 // postings; together they post to the same strong accounts in opposite orders, with conditions
 // that hold and fail, and send every ik to both processes. No deadlock surfaces, no update is
-// lost, every ik names at most one entry, and the ledger's invariants hold.
+// lost, every ik names at most one entry, and the ledger's invariants hold. Each process holds the
+// ledgers and accounts it has read: a change made through the other one is obeyed at once.
 
 const POST = `mutation($ik: SafeString!, $entry: LedgerEntryInput!) {
   addLedgerEntry(ik: $ik, entry: $entry) {
@@ -130,4 +131,52 @@ describe('two processes on one database', () => {
     expect(balances[0] + balances[1]).toBe(BigInt(2 * FUNDS));
     expect(await checkLedgerInvariants(db.sql)).toEqual([]);
   }, 120_000);
+
+  it('obey at once a change of an account or a ledger made through the other process', async () => {
+    const [first, second] = processes.map(
+      (tally, side) => (query: string, variables?: Record<string, unknown>) =>
+        gql(tally.baseUrl, tokens[side], query, variables),
+    );
+    await first('mutation { createLedger(ik: "changing", ledger: { name: "Changing" }) { __typename } }');
+    await first(`mutation { createLedgerAccounts(ledger: { ik: "changing" }, ledgerAccounts: [
+      { ik: "c", name: "C", type: asset, consistencyConfig: { ownBalanceUpdates: eventual } },
+      { ik: "d", name: "D", type: liability }
+    ]) { __typename } }`);
+    const entry = (amount: number) => ({
+      ledger: { ik: 'changing' },
+      lines: [
+        { account: { path: 'c' }, amount: String(amount) },
+        { account: { path: 'd' }, amount: String(amount) },
+      ],
+    });
+    const postThroughFirst = async (ik: string, amount: number) =>
+      (await first(POST, { ik, entry: entry(amount) })).body.data.addLedgerEntry as Answer;
+    const unfolded = async () =>
+      (
+        await db.sql<{ n: number }[]>`
+          select count(*)::int as n from ledger_balance_queue q join ledger_accounts a
+            on a.workspace_id = q.workspace_id and a.id = q.account_id
+          where a.ik = 'c' and not q.balance_applied`
+      )[0].n;
+
+    // The first process reads the accounts (eventual: the delta is queued for the fold) and holds them.
+    expect(await postThroughFirst('c-1', 1)).toMatchObject({ __typename: 'AddLedgerEntryResult' });
+    const queued = await unfolded();
+    expect(queued).toBeGreaterThan(0);
+
+    // Made strong through the second process, c's balance row takes the next posting's delta: nothing more queued.
+    const updated = await second(`mutation {
+      updateLedgerAccount(ledgerAccount: { path: "c", ledger: { ik: "changing" } }, update: { consistencyConfig: { ownBalanceUpdates: strong } }) { __typename } }`);
+    expect(updated.body.data.updateLedgerAccount.__typename).toBe('UpdateLedgerAccountResult');
+    expect(await postThroughFirst('c-2', 2)).toMatchObject({ __typename: 'AddLedgerEntryResult', isIkReplay: false });
+    expect(await unfolded()).toBe(queued);
+
+    // Deleted through the second process, the ledger takes no entry through the first.
+    const deleted = await second('mutation { deleteLedger(ledger: { ik: "changing" }) { __typename } }');
+    expect(deleted.body.data.deleteLedger.__typename).toBe('DeleteLedgerResult');
+    expect(await postThroughFirst('c-3', 3)).toMatchObject({ __typename: 'BadRequestError', code: 'ledger_not_found' });
+    const [{ entries }] = await db.sql<{ entries: number }[]>`
+      select count(*)::int as entries from ledger_entries where ik like 'c-%'`;
+    expect(entries).toBe(2);
+  }, 60_000);
 });

@@ -15,9 +15,10 @@ export function postingLine(
 
 type Required = 'workspaceId' | 'ledgerId' | 'entryId' | 'ik' | 'requestHash' | 'posted' | 'lines';
 
-/** An untyped entry: no type, parameters, description, tags, groups or conditions unless given. */
+/** An untyped entry: no type, parameters, description, tags, groups or conditions unless given; no revision checked. */
 export function entryPosting(fields: Pick<EntryPosting, Required> & Partial<EntryPosting>): EntryPosting {
   return {
+    ledgerRevision: null,
     type: null,
     typeVersion: null,
     parameters: null,

@@ -34,6 +34,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ POSTING_GROUP_FLUSH_AT: '65' })).toThrow(ConfigError);
   });
 
+  it('reads the posting-target cache size, 0 turning it off', () => {
+    expect(loadConfig({}).postingTargetCache).toEqual({ maxAccounts: 50_000 });
+    expect(loadConfig({ POSTING_TARGET_CACHE_ACCOUNTS: '1000' }).postingTargetCache).toEqual({ maxAccounts: 1000 });
+    expect(loadConfig({ POSTING_TARGET_CACHE_ACCOUNTS: '0' }).postingTargetCache).toBe(false);
+    expect(() => loadConfig({ POSTING_TARGET_CACHE_ACCOUNTS: '-1' })).toThrow(ConfigError);
+  });
+
   it('reads the bootstrap client and the ephemeral flag', () => {
     const config = loadConfig({ BOOTSTRAP_CLIENT_ID: 'ci', BOOTSTRAP_CLIENT_SECRET: 's', TALLY_EPHEMERAL: '1' });
     expect(config.bootstrap).toEqual({ clientId: 'ci', clientSecret: 's', workspaceName: 'Default' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../../src/db/ledgers.js';
 import { entryAccounts } from '../../src/ledger/entries/entryAccounts.js';
-import type { PostingContext } from '../../src/ledger/entries/postingTargets.js';
+import type { PostingContext, PostingTargets } from '../../src/ledger/entries/postingTargets.js';
 
 // An entry's accounts are read in a second lookup when the first did not bring them; a ledger
 // deleted between the two takes no entry, and says so rather than naming a missing account.
@@ -22,15 +22,16 @@ const ledger: LedgerRow = {
 describe('entryAccounts', () => {
   it('refuses with ledger_not_found when the ledger is gone by the accounts lookup', async () => {
     const asked: unknown[] = [];
-    const ctx = {
-      sql: undefined as never,
-      postingTargets: {
-        find: (query) => {
-          asked.push(query);
-          return Promise.resolve(undefined);
-        },
+    const postingTargets: PostingTargets = {
+      find: (query) => {
+        asked.push(query);
+        return Promise.resolve(undefined);
       },
-    } satisfies PostingContext;
+      fresh: () => postingTargets,
+      forget: () => {},
+      held: () => 0,
+    };
+    const ctx = { sql: undefined as never, postingTargets } satisfies PostingContext;
     await expect(entryAccounts(ctx, ledger, undefined, [{ path: 'cash' }], {})).rejects.toMatchObject({
       code: 'ledger_not_found',
     });

@@ -62,11 +62,14 @@ $$;
 -- Removes the accounts p_accounts planned that this transaction created but no written entry
 -- needs (their entries were refused or replayed): a refused entry leaves no account behind.
 -- p_kept_paths are the paths the written entries planned. Balance rows created only to be
--- locked must be gone first (remove_unused_balance_rows).
+-- locked must be gone first (remove_unused_balance_rows). No other transaction saw these
+-- accounts, so their ledger keeps its posting revision (tally.removing_unseen_accounts).
 create or replace function remove_unneeded_accounts(p_accounts jsonb, p_kept_paths text[]) returns void
 language sql as $$
+  select set_config('tally.removing_unseen_accounts', 'on', true);
   delete from ledger_accounts x
   using jsonb_array_elements(p_accounts) a
   where x.workspace_id = a->>'workspaceId' and x.ledger_id = a->>'ledgerId' and x.path = a->>'path'
-    and x.xmin = xid(pg_current_xact_id()) and not x.path = any(p_kept_paths)
+    and x.xmin = xid(pg_current_xact_id()) and not x.path = any(p_kept_paths);
+  select set_config('tally.removing_unseen_accounts', 'off', true);
 $$;

@@ -14,6 +14,30 @@ language sql stable as $$
   order by x.reversal_position desc limit 1
 $$;
 
+-- Refuses postings prepared from a ledger revision that is no longer current: the ledger or one
+-- of its accounts changed since the server read them (the migration 20261208T000000 says what
+-- renews a revision). Raises posting_target_changed (TL012), detail: the stale ledgers' ids as a
+-- JSON array. A null revision is not checked (a posting built without a lookup).
+create or replace function require_current_ledger_revisions(p_workspace_ids text[], p_ledger_ids text[], p_revisions bigint[])
+returns void
+language plpgsql
+set plan_cache_mode = force_generic_plan
+as $$
+declare
+  v_stale jsonb;
+begin
+  select jsonb_agg(distinct r.ledger_id) into v_stale
+  from (select distinct t.workspace_id, t.ledger_id, t.revision
+        from unnest(p_workspace_ids, p_ledger_ids, p_revisions) as t(workspace_id, ledger_id, revision)
+        where t.revision is not null) r
+  where not exists (select 1 from ledgers g
+                    where g.workspace_id = r.workspace_id and g.id = r.ledger_id and g.posting_revision = r.revision);
+  if v_stale is not null then
+    raise exception using errcode = 'TL012', message = 'posting_target_changed', detail = v_stale::text;
+  end if;
+end
+$$;
+
 -- True when the balance meets {eq, gte, lte} (absent bounds hold).
 create or replace function condition_holds(p_balance numeric, p_condition jsonb) returns boolean
 language sql immutable as $$
@@ -130,7 +154,8 @@ $$;
 -- writes the lines and applies the balance deltas (balance rows locked in account and currency
 -- order, so entries touching the same accounts in any order never deadlock). A replayed ik
 -- changes nothing and names the entry that holds it. A failed condition withdraws the claim and
--- answers the condition's index in failed_condition, nothing of the entry left behind.
+-- answers the condition's index in failed_condition, nothing of the entry left behind. With
+-- p_ledger_revision, first refuses an entry prepared from a ledger revision no longer current.
 -- Seq scans are off: its statements are key probes, and a generic plan cached while the balance
 -- queue was nearly empty went on scanning the whole queue once it had grown (0.3 -> 4.2 ms a call).
 create or replace function post_ledger_entry_checked(
@@ -138,7 +163,7 @@ create or replace function post_ledger_entry_checked(
   p_type text, p_type_version integer, p_parameters jsonb,
   p_posted timestamptz, p_description text, p_tags jsonb, p_groups jsonb, p_conditions jsonb,
   p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_descriptions text[],
-  p_line_tags jsonb
+  p_line_tags jsonb, p_ledger_revision bigint default null
 ) returns table (posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamptz, posted_position integer,
                  failed_condition integer)
 language plpgsql
@@ -153,6 +178,9 @@ declare
   v_bounded text[];
   v_failed integer;
 begin
+  if p_ledger_revision is not null then
+    perform require_current_ledger_revisions(array[p_workspace_id], array[p_ledger_id], array[p_ledger_revision]);
+  end if;
   select h.reversal_position, h.reverses_id is not null into v_last_position, v_last_is_reversal
   from ik_holder(p_workspace_id, p_ledger_id, p_ik) h;
   if v_last_position is null or v_last_is_reversal then

@@ -94,6 +94,8 @@ $$;
 
 -- Entries are given as parallel arrays (one element per entry, in arrival order; jsonb arrays
 -- for the jsonb columns), lines as parallel arrays naming their entry by its 1-based ordinal.
+-- p_ledger_revisions (per entry) refuses the whole group first when an entry was prepared from a
+-- ledger revision no longer current (posting_target_changed): the server then posts each alone.
 -- p_new_accounts plans the template instances entries create (create_planned_accounts' rows,
 -- each with its entry's ordinal as "entry"). Steps, in the lock order every posting uses
 -- (new account paths, iks, then balance rows by account and currency):
@@ -118,7 +120,8 @@ create or replace function post_ledger_entry_group(
   p_types text[], p_type_versions integer[], p_posted timestamptz[], p_descriptions text[],
   p_parameters jsonb, p_tags jsonb, p_groups jsonb, p_conditions jsonb,
   p_line_entries integer[], p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[],
-  p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb, p_all_or_nothing boolean default false
+  p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb, p_all_or_nothing boolean default false,
+  p_ledger_revisions bigint[] default null
 ) returns table (ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamptz,
                  posted_position integer, failed_condition integer, remapped boolean)
 language plpgsql
@@ -147,6 +150,9 @@ declare
   v_remap jsonb := '{}';
   v_remapped integer[] := '{}';
 begin
+  if p_ledger_revisions is not null then
+    perform require_current_ledger_revisions(p_workspace_ids, p_ledger_ids, p_ledger_revisions);
+  end if;
   -- 0. Template instances. Their paths are the first locks an entry takes, as on every path.
   if jsonb_array_length(p_new_accounts) > 0 then
     select coalesce(jsonb_object_agg(m.planned_id, m.account_id), '{}') into v_remap

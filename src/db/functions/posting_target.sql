@@ -2,7 +2,8 @@
 -- before posting, for every entry that arrived together in one statement.
 
 -- Per request (1-based, the order of the ledger arrays): the live ledger matched by id or ik
--- (both given: both must match), its schema version's content hash, and as JSON the accounts of
+-- (both given: both must match), its schema version's content hash, its posting revision (read
+-- in the same snapshot as the accounts, so it names their state), and as JSON the accounts of
 -- that ledger its references name by id, path or ik (p_ref_requests says whose reference each
 -- is; unknown names are absent, an account named twice may be listed twice). A request whose
 -- ledger is not found has no row.
@@ -14,7 +15,7 @@ create or replace function find_posting_targets(p_workspace_ids text[], p_ledger
                                                 p_ref_iks text[])
 returns table (request integer, workspace_id text, id text, ik text, name text, type text, balance_utc_offset text,
                schema_key text, schema_version integer, request_hash text, created timestamptz,
-               schema_content_hash text, accounts json)
+               schema_content_hash text, posting_revision bigint, accounts json)
 language plpgsql stable
 set plan_cache_mode = force_generic_plan
 as $$
@@ -64,7 +65,7 @@ begin
            m.request_hash, m.created,
            (select v.content_hash from ledger_schema_versions v
             where v.workspace_id = m.workspace_id and v.schema_key = m.schema_key and v.version = m.schema_version),
-           coalesce(o.accounts, '[]')
+           m.posting_revision, coalesce(o.accounts, '[]')
     from matched m left join accounts_of o on o.request = m.request;
 end
 $$;

@@ -3,20 +3,27 @@ import { DomainError } from '../../core/errors.js';
 import { keyReused } from '../../core/idempotency.js';
 import type { LedgerAccountRow } from '../../db/ledgerAccounts.js';
 import { findLedgerEntry, linesOfEntry, postedRows, type PostingOutcome } from '../../db/ledgerEntries.js';
-import type { LedgerRow } from '../../db/ledgers.js';
+import type { TargetLedger } from '../../db/postingLookup.js';
 import type { GqlContext } from '../context.js';
 import { requireLedgerMatch } from '../ledgerMatch.js';
 import { loadSchemaVersion, type LoadedSchema } from '../schemas/schemaVersions.js';
 import { countEntriesWritten, timedPosting } from './postingMetrics.js';
 import { groupable, ikHeldByAnother, postAlone } from './postEntry.js';
 import { prepareEntry, type PreparedEntry } from './prepareEntry.js';
+import { preparingFrom } from './staleTargets.js';
 import type { PostingContext } from './postingTargets.js';
 
 // The steps of adding one entry, shared by addLedgerEntry and addLedgerEntries. A fresh entry
 // with explicit lines costs two statements, each shared with the entries that arrived with it:
 // the ledger with its accounts (postingTargets.ts), then the posting (postingGroups.ts).
 
-export type EntryLedger = { ledger: LedgerRow; schema: LoadedSchema | undefined; accounts?: LedgerAccountRow[] };
+/** `held`: read from what this process holds; a refusal decided from it is confirmed from fresh targets (staleTargets.ts). */
+export type EntryLedger = {
+  ledger: TargetLedger;
+  schema: LoadedSchema | undefined;
+  accounts?: LedgerAccountRow[];
+  held: boolean;
+};
 
 /**
  * The entry's ledger, the parsed schema version it is on, and the accounts the entry names
@@ -49,7 +56,7 @@ export async function ledgerForEntry(
           ledger.schemaContentHash ?? undefined,
         )
       : undefined;
-  return { ledger, schema, accounts };
+  return { ledger, schema, accounts, held: target.held ?? false };
 }
 
 /** Throws the typed error an outcome stands for; answers a replay's ik clash. */
@@ -81,9 +88,9 @@ export function answeredFromPosting(prepared: PreparedEntry, outcome: PostingOut
 }
 
 export async function addEntry(ctx: GqlContext, target: EntryLedger, ik: string, input: LedgerEntryInput) {
-  const prepared = await prepareEntry(ctx, target.ledger, target.schema, ik, input, {
-    prefetched: target.accounts,
-  });
+  const prepared = await preparingFrom(target, () =>
+    prepareEntry(ctx, target.ledger, target.schema, ik, input, { prefetched: target.accounts }),
+  );
   const outcome = await timedPosting(() =>
     groupable(prepared) ? ctx.postings.post(prepared) : postAlone(ctx.sql, prepared),
   );

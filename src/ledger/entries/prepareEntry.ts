@@ -8,7 +8,7 @@ import { newId } from '../../core/ids.js';
 import { scalarFormats } from '../../core/scalarFormats.js';
 import type { LedgerAccountRow, NewLedgerAccount } from '../../db/ledgerAccounts.js';
 import type { EntryPosting } from '../../db/ledgerEntries.js';
-import type { LedgerRow } from '../../db/ledgers.js';
+import type { TargetLedger } from '../../db/postingLookup.js';
 import type { LoadedSchema } from '../schemas/schemaVersions.js';
 import { accountKey, entryAccounts } from './entryAccounts.js';
 import { requireCurrencies } from '../links/customCurrencies.js';
@@ -38,7 +38,7 @@ export type PrepareOptions = { prefetched?: readonly LedgerAccountRow[]; reconci
 
 export async function prepareEntry(
   ctx: PostingContext,
-  ledger: LedgerRow,
+  ledger: TargetLedger,
   schema: LoadedSchema | undefined,
   ik: string,
   input: LedgerEntryInput,
@@ -159,6 +159,7 @@ export async function prepareEntry(
     posting: {
       workspaceId: ledger.workspaceId,
       ledgerId: ledger.id,
+      ledgerRevision: ledger.postingRevision,
       entryId: newId('ent'),
       ik,
       requestHash: fingerprint(normalized),

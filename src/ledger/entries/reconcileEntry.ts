@@ -14,6 +14,7 @@ import type { TxRef } from './explicitEntry.js';
 import { postWithin } from './postEntry.js';
 import { countEntriesWritten, timedPosting } from './postingMetrics.js';
 import { prepareEntry, type PreparedEntry } from './prepareEntry.js';
+import { preparingFrom } from './staleTargets.js';
 
 // reconcileTx: an entry whose lines on linked accounts each carry one external transaction of
 // the account's external account, for exactly its amount and currency. The entry is posted at
@@ -30,21 +31,28 @@ export async function reconcileEntry(ctx: GqlContext, input: LedgerEntryInput) {
     );
   const workspaceId = ctx.caller.workspaceId;
   const target = await ledgerForEntry(ctx, workspaceId, input.ledger, [input]);
-  const draft = await prepareEntry(ctx, target.ledger, target.schema, 'reconcile', input, {
-    prefetched: target.accounts,
-    reconcile: true,
-  });
-  const reconciled = await Promise.all(
-    draft.txLines.map(async (line) => ({ ...line, tx: await resolveTx(ctx.sql, workspaceId, line.account, line.tx) })),
-  );
-  for (const item of reconciled) checkMatchesTx(item, draft);
-  const pairs = new Set(reconciled.map((item) => `${item.tx.id}\u0000${item.account.id}`));
-  if (pairs.size < reconciled.length) {
-    throw new DomainError(
-      'invalid_input_provided',
-      'A transaction is reconciled by one line per linked account; this entry names one twice.',
+  // Its checks of the lines against their transactions read the accounts as held, like preparing.
+  const { draft, reconciled } = await preparingFrom(target, async () => {
+    const draft = await prepareEntry(ctx, target.ledger, target.schema, 'reconcile', input, {
+      prefetched: target.accounts,
+      reconcile: true,
+    });
+    const reconciled = await Promise.all(
+      draft.txLines.map(async (line) => ({
+        ...line,
+        tx: await resolveTx(ctx.sql, workspaceId, line.account, line.tx),
+      })),
     );
-  }
+    for (const item of reconciled) checkMatchesTx(item, draft);
+    const pairs = new Set(reconciled.map((item) => `${item.tx.id}\u0000${item.account.id}`));
+    if (pairs.size < reconciled.length) {
+      throw new DomainError(
+        'invalid_input_provided',
+        'A transaction is reconciled by one line per linked account; this entry names one twice.',
+      );
+    }
+    return { draft, reconciled };
+  });
   const ik = reconcileIk(reconciled);
   const posted = new Date(Math.max(...reconciled.map((item) => item.tx.posted.getTime()))).toISOString();
   const prepared: PreparedEntry = { ...draft, posting: { ...draft.posting, ik, posted } };

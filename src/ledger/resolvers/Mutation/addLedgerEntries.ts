@@ -8,7 +8,7 @@ import type { GqlContext } from '../../context.js';
 import { postAll } from '../../entries/postEntry.js';
 import { countEntriesWritten, timedPosting } from '../../entries/postingMetrics.js';
 import { prepareEntry, type PreparedEntry } from '../../entries/prepareEntry.js';
-import { asMutationResult } from '../../mutationResult.js';
+import { asPostingMutationResult, preparingFrom } from '../../entries/staleTargets.js';
 
 /** Lines across the whole batch, as the hosted service limits them. */
 export const MAX_LINES_PER_BATCH = MAX_LINES_PER_ENTRY;
@@ -41,7 +41,7 @@ const entryError = (ik: string, error: unknown): EntryError => {
  * transaction. Idempotency is per entry: a retried batch reports each replay.
  */
 export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']> = (_parent, args, ctx) =>
-  asMutationResult(ctx, 'addLedgerEntries', async () => {
+  asPostingMutationResult(ctx, 'addLedgerEntries', async () => {
     const items = args.entries;
     if (items.length === 0) throw new DomainError('invalid_input_provided', 'A batch needs at least one entry.');
     const lineCount = items.reduce((total, item) => total + (item.entry.lines?.length ?? 0), 0);
@@ -82,9 +82,9 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
     for (const item of items) {
       try {
         prepared.push(
-          await prepareEntry(ctx, target.ledger, target.schema, item.ik, item.entry, {
-            prefetched: target.accounts,
-          }),
+          await preparingFrom(target, () =>
+            prepareEntry(ctx, target.ledger, target.schema, item.ik, item.entry, { prefetched: target.accounts }),
+          ),
         );
       } catch (error) {
         errors.push(entryError(item.ik, error));

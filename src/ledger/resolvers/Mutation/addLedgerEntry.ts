@@ -1,6 +1,6 @@
 import type { MutationResolvers } from '../../../../generated/ledger.js';
 import { addEntry, ledgerForEntry } from '../../entries/addEntry.js';
-import { asMutationResult } from '../../mutationResult.js';
+import { asPostingMutationResult } from '../../entries/staleTargets.js';
 
 /**
  * Posts one entry: typed (a schema entry type and its parameters) or with explicit lines. A
@@ -8,7 +8,7 @@ import { asMutationResult } from '../../mutationResult.js';
  * a failing condition is refused naming the account; nothing is written in any refusal.
  */
 export const addLedgerEntry: NonNullable<MutationResolvers['addLedgerEntry']> = (_parent, args, ctx) =>
-  asMutationResult(ctx, 'addLedgerEntry', async () =>
+  asPostingMutationResult(ctx, 'addLedgerEntry', async () =>
     addEntry(
       ctx,
       await ledgerForEntry(ctx, ctx.caller.workspaceId, args.entry.ledger, [args.entry]),

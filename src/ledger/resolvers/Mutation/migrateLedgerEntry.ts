@@ -13,14 +13,14 @@ import { checkOutcome, ledgerForEntry } from '../../entries/addEntry.js';
 import { postWithin } from '../../entries/postEntry.js';
 import { countEntriesWritten, timedPosting } from '../../entries/postingMetrics.js';
 import { prepareEntry } from '../../entries/prepareEntry.js';
-import { asMutationResult } from '../../mutationResult.js';
+import { asPostingMutationResult, preparingFrom } from '../../entries/staleTargets.js';
 
 /**
  * Reverses an entry and posts its replacement under the same ik, in one transaction: either
  * both happen or neither. Repeating the same migration answers the earlier result as a replay.
  */
 export const migrateLedgerEntry: NonNullable<MutationResolvers['migrateLedgerEntry']> = (_parent, args, ctx) =>
-  asMutationResult(ctx, 'migrateLedgerEntry', async () => {
+  asPostingMutationResult(ctx, 'migrateLedgerEntry', async () => {
     const workspaceId = ctx.caller.workspaceId;
     const original = await findLedgerEntry(ctx.sql, workspaceId, { id: args.input.id });
     if (!original) throw new DomainError('ledger_entry_not_found', `No ledger entry ${args.input.id}.`);
@@ -33,9 +33,9 @@ export const migrateLedgerEntry: NonNullable<MutationResolvers['migrateLedgerEnt
     const target = await ledgerForEntry(ctx, workspaceId, input.ledger ?? { id: original.ledgerId }, [input]);
     if (target.ledger.id !== original.ledgerId)
       throw new DomainError('invalid_input_provided', "The replacement must be in the original entry's ledger.");
-    const prepared = await prepareEntry(ctx, target.ledger, target.schema, original.ik, input, {
-      prefetched: target.accounts,
-    });
+    const prepared = await preparingFrom(target, () =>
+      prepareEntry(ctx, target.ledger, target.schema, original.ik, input, { prefetched: target.accounts }),
+    );
 
     const result = await timedPosting(() =>
       ctx.sql.begin(async (trx) => {

@@ -1,0 +1,110 @@
+import type { LedgerAccountRow } from '../../db/ledgerAccounts.js';
+import type { PostingTarget, TargetLedger, TargetQuery } from '../../db/postingLookup.js';
+
+// The posting targets this process has read, per ledger: the ledger row and the accounts entries
+// named, by id, path and ik, all as of one posting revision of the ledger. Nothing here needs to
+// hear of changes: every posting states the revision it was prepared from and is refused once that
+// revision is stale, and the server then forgets the ledger and looks it up again (staleTargets.ts).
+
+type HeldLedger = { ledger: TargetLedger; accounts: Map<string, LedgerAccountRow>; count: number };
+
+export type PostingTargetCacheOptions = {
+  /** Accounts held at most across ledgers; past it, everything is dropped and read again. */
+  maxAccounts: number;
+};
+
+export type PostingTargetCache = {
+  /** The target when the ledger and every account the query names are held; else undefined. */
+  find(query: TargetQuery): PostingTarget | undefined;
+  /** Keeps what a lookup read, unless a newer revision of its ledger is held. */
+  keep(target: PostingTarget): void;
+  /** Forgets a ledger: a posting found its revision stale. */
+  forget(workspaceId: string, ledgerId: string): void;
+  /** Accounts held, for tests and metrics. */
+  size(): number;
+};
+
+/** Accounts held at most by default (about 0.9 KiB each). */
+export const DEFAULT_POSTING_TARGET_CACHE: PostingTargetCacheOptions = { maxAccounts: 50_000 };
+
+const ref = (kind: 'id' | 'path' | 'ik', value: string) => `${kind}\u0000${value}`;
+const ledgerKey = (workspaceId: string, kind: 'id' | 'ik', value: string) =>
+  `${workspaceId}\u0000${kind}\u0000${value}`;
+
+export function postingTargetCache(options: PostingTargetCacheOptions): PostingTargetCache {
+  /** By workspace and ledger id, and by workspace and ledger ik (the same object). */
+  const ledgers = new Map<string, HeldLedger>();
+  let accounts = 0;
+
+  const held = ({ workspaceId, match }: TargetQuery): HeldLedger | undefined => {
+    const found =
+      match.id != null
+        ? ledgers.get(ledgerKey(workspaceId, 'id', match.id))
+        : match.ik != null
+          ? ledgers.get(ledgerKey(workspaceId, 'ik', match.ik))
+          : undefined;
+    // An id and an ik of different ledgers match nothing, as in the database.
+    return found && (match.ik == null || found.ledger.ik === match.ik) ? found : undefined;
+  };
+
+  const drop = (entry: HeldLedger) => {
+    const { workspaceId, id, ik } = entry.ledger;
+    if (ledgers.get(ledgerKey(workspaceId, 'id', id)) === entry) ledgers.delete(ledgerKey(workspaceId, 'id', id));
+    if (ledgers.get(ledgerKey(workspaceId, 'ik', ik)) === entry) ledgers.delete(ledgerKey(workspaceId, 'ik', ik));
+    accounts -= entry.count;
+  };
+
+  return {
+    find(query) {
+      const entry = held(query);
+      if (!entry) return undefined;
+      const named: LedgerAccountRow[] = [];
+      for (const [kind, values] of [
+        ['id', query.ids],
+        ['path', query.paths],
+        ['ik', query.iks],
+      ] as const) {
+        for (const value of values) {
+          const account = entry.accounts.get(ref(kind, value));
+          // Part of a query is no answer: the rest may exist in the database.
+          if (!account) return undefined;
+          named.push(account);
+        }
+      }
+      return { ledger: entry.ledger, accounts: named, held: true };
+    },
+
+    keep({ ledger, accounts: read }) {
+      let entry = ledgers.get(ledgerKey(ledger.workspaceId, 'id', ledger.id));
+      const revision = BigInt(ledger.postingRevision);
+      if (entry && BigInt(entry.ledger.postingRevision) > revision) return;
+      if (entry?.ledger.postingRevision !== ledger.postingRevision) {
+        // Accounts read under different revisions are never mixed: a newer one replaces them all.
+        if (entry) drop(entry);
+        entry = { ledger, accounts: new Map(), count: 0 };
+        ledgers.set(ledgerKey(ledger.workspaceId, 'id', ledger.id), entry);
+        ledgers.set(ledgerKey(ledger.workspaceId, 'ik', ledger.ik), entry);
+      }
+      for (const account of read) {
+        if (!entry.accounts.has(ref('id', account.id))) {
+          entry.count++;
+          accounts++;
+        }
+        entry.accounts.set(ref('id', account.id), account);
+        entry.accounts.set(ref('path', account.path), account);
+        entry.accounts.set(ref('ik', account.ik), account);
+      }
+      if (accounts > options.maxAccounts) {
+        ledgers.clear();
+        accounts = 0;
+      }
+    },
+
+    forget(workspaceId, ledgerId) {
+      const entry = ledgers.get(ledgerKey(workspaceId, 'id', ledgerId));
+      if (entry) drop(entry);
+    },
+
+    size: () => accounts,
+  };
+}
