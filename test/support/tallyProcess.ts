@@ -61,7 +61,8 @@ export function spawnTally(
   const entry = compiled ? [COMPILED_MAIN] : ['--import', 'tsx/esm', 'src/main.ts'];
   return spawn(process.execPath, [...nodeFlags, ...extra, ...entry], {
     cwd,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // As `make run` starts it (two malloc arenas), unless the environment says otherwise.
+    env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -6,7 +6,9 @@ import type { PostingTarget, TargetLedger, TargetQuery } from '../../db/postingL
 // hear of changes: every posting states the revision it was prepared from and is refused once that
 // revision is stale, and the server then forgets the ledger and looks it up again (staleTargets.ts).
 
-type HeldLedger = { ledger: TargetLedger; accounts: Map<string, LedgerAccountRow>; count: number };
+/** The accounts of one ledger, by each way an entry may name one (the maps share the rows). */
+type HeldAccounts = Record<'ids' | 'paths' | 'iks', Map<string, LedgerAccountRow>>;
+type HeldLedger = { ledger: TargetLedger; accounts: HeldAccounts; count: number };
 
 export type PostingTargetCacheOptions = {
   /** Accounts held at most across ledgers; past it, everything is dropped and read again. */
@@ -27,7 +29,6 @@ export type PostingTargetCache = {
 /** Accounts held at most by default (about 0.9 KiB each). */
 export const DEFAULT_POSTING_TARGET_CACHE: PostingTargetCacheOptions = { maxAccounts: 50_000 };
 
-const ref = (kind: 'id' | 'path' | 'ik', value: string) => `${kind}\u0000${value}`;
 const ledgerKey = (workspaceId: string, kind: 'id' | 'ik', value: string) =>
   `${workspaceId}\u0000${kind}\u0000${value}`;
 
@@ -59,13 +60,9 @@ export function postingTargetCache(options: PostingTargetCacheOptions): PostingT
       const entry = held(query);
       if (!entry) return undefined;
       const named: LedgerAccountRow[] = [];
-      for (const [kind, values] of [
-        ['id', query.ids],
-        ['path', query.paths],
-        ['ik', query.iks],
-      ] as const) {
-        for (const value of values) {
-          const account = entry.accounts.get(ref(kind, value));
+      for (const kind of ['ids', 'paths', 'iks'] as const) {
+        for (const value of query[kind]) {
+          const account = entry.accounts[kind].get(value);
           // Part of a query is no answer: the rest may exist in the database.
           if (!account) return undefined;
           named.push(account);
@@ -81,18 +78,18 @@ export function postingTargetCache(options: PostingTargetCacheOptions): PostingT
       if (entry?.ledger.postingRevision !== ledger.postingRevision) {
         // Accounts read under different revisions are never mixed: a newer one replaces them all.
         if (entry) drop(entry);
-        entry = { ledger, accounts: new Map(), count: 0 };
+        entry = { ledger, accounts: { ids: new Map(), paths: new Map(), iks: new Map() }, count: 0 };
         ledgers.set(ledgerKey(ledger.workspaceId, 'id', ledger.id), entry);
         ledgers.set(ledgerKey(ledger.workspaceId, 'ik', ledger.ik), entry);
       }
       for (const account of read) {
-        if (!entry.accounts.has(ref('id', account.id))) {
+        if (!entry.accounts.ids.has(account.id)) {
           entry.count++;
           accounts++;
         }
-        entry.accounts.set(ref('id', account.id), account);
-        entry.accounts.set(ref('path', account.path), account);
-        entry.accounts.set(ref('ik', account.ik), account);
+        entry.accounts.ids.set(account.id, account);
+        entry.accounts.paths.set(account.path, account);
+        entry.accounts.iks.set(account.ik, account);
       }
       if (accounts > options.maxAccounts) {
         ledgers.clear();
