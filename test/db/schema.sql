@@ -1292,7 +1292,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.ledger_local_hour(p_posted timestamp with time zone, p_offset text)
  RETURNS timestamp without time zone
  LANGUAGE sql
- IMMUTABLE
+ STABLE
 AS $function$
   select date_trunc('hour', (p_posted at time zone 'UTC') + p_offset::interval)
 $function$;

@@ -4,8 +4,10 @@
 -- ledger_balance_queue).
 
 -- The local wall-clock hour an instant falls in, at a ledger's offset ('+05:30', '-09:30').
+-- Stable, as its text-to-interval cast is: PostgreSQL then inlines it where it is called (declared
+-- immutable, it ran as a function call per line, 4 µs an entry in the group statement).
 create or replace function ledger_local_hour(p_posted timestamptz, p_offset text) returns timestamp
-language sql immutable as $$
+language sql stable as $$
   select date_trunc('hour', (p_posted at time zone 'UTC') + p_offset::interval)
 $$;
 
