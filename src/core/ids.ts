@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 // Crockford base32, lowercase: no i, l, o, u, so ids read unambiguously.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -46,11 +46,26 @@ export function newId(prefix: IdPrefix): string {
     }
   } else {
     lastTime = now;
-    const random = randomBytes(10);
+    const random = nextRandom();
     randomHigh = Math.floor(random.readUIntBE(0, 5) / 2); // 39 bits: headroom for the count
     randomLow = random.readUIntBE(5, 5);
   }
   return `${prefix}_${base32(lastTime, 10)}${base32(randomHigh, 8)}${base32(randomLow, 8)}`;
+}
+
+// Random bytes drawn 2,560 at a time: a randomBytes(10) per millisecond took 1 % of a posting
+// server's CPU profile (1.7 µs a call when warm, 0.08 µs from the pool); the cost is the call.
+const pool = Buffer.alloc(10 * 256);
+let poolOffset = pool.length;
+
+/** The next 10 random bytes (a view into the pool, read before the next call). */
+function nextRandom(): Buffer {
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  poolOffset += 10;
+  return pool.subarray(poolOffset - 10, poolOffset);
 }
 
 function base32(value: number, digits: number): string {

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 // next id within the millisecond carries into the high half.
 vi.mock('node:crypto', async (importOriginal) => ({
   ...(await importOriginal<typeof import('node:crypto')>()),
-  randomBytes: (size: number) => Buffer.alloc(size, 0xff),
+  randomFillSync: (buffer: Buffer) => buffer.fill(0xff),
 }));
 
 const { newId } = await import('../../src/core/ids.js');

@@ -26,15 +26,19 @@ as $$
 declare
   v_stale jsonb;
 begin
-  select jsonb_agg(distinct r.ledger_id) into v_stale
-  from (select distinct t.workspace_id, t.ledger_id, t.revision
-        from unnest(p_workspace_ids, p_ledger_ids, p_revisions) as t(workspace_id, ledger_id, revision)
-        where t.revision is not null) r
-  where not exists (select 1 from ledgers g
-                    where g.workspace_id = r.workspace_id and g.id = r.ledger_id and g.posting_revision = r.revision);
-  if v_stale is not null then
-    raise exception using errcode = 'TL012', message = 'posting_target_changed', detail = v_stale::text;
+  -- The common case in one probe per entry; the detail only when something is stale.
+  if not exists (select 1 from unnest(p_workspace_ids, p_ledger_ids, p_revisions) as t(workspace_id, ledger_id, revision)
+                 where t.revision is not null
+                   and not exists (select 1 from ledgers g
+                                   where g.workspace_id = t.workspace_id and g.id = t.ledger_id and g.posting_revision = t.revision)) then
+    return;
   end if;
+  select jsonb_agg(distinct t.ledger_id) into v_stale
+  from unnest(p_workspace_ids, p_ledger_ids, p_revisions) as t(workspace_id, ledger_id, revision)
+  where t.revision is not null
+    and not exists (select 1 from ledgers g
+                    where g.workspace_id = t.workspace_id and g.id = t.ledger_id and g.posting_revision = t.revision);
+  raise exception using errcode = 'TL012', message = 'posting_target_changed', detail = v_stale::text;
 end
 $$;
 
