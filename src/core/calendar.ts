@@ -1,3 +1,5 @@
+import { parseUtcOffset } from './time.js';
+
 // Calendar spans in a ledger's local time. Balance reads name moments and periods as wall-clock
 // text (`2026-05`, `2026-05-03T04`) at the ledger's balanceUTCOffset. A local wall-clock time is
 // kept as the milliseconds that clock reading would have in UTC ("local ms"): calendar arithmetic
@@ -15,6 +17,9 @@ const UNITS: Unit[] = ['hour', 'day', 'month', 'year'];
 /** Balance history covers years 1970 to 9999 of local time. */
 export const FIRST_LOCAL = Date.UTC(1970, 0, 1);
 export const END_LOCAL = Date.UTC(10000, 0, 1);
+const HOUR_MS = 3_600_000;
+/** Year 1 (Date.UTC would read 1 as 1901): before it, timestamp literals need an era. */
+const FIRST_YEAR_LOCAL = new Date(0).setUTCFullYear(1, 0, 1);
 
 const MOMENT = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2})(?:T(\d{1,2}))?)?)?$/;
 const QUARTER = /^(\d{4})-Q([1-4])$/;
@@ -126,4 +131,18 @@ export function coverSpan(from: number | null, to: number): BucketRange[] {
     }
   }
   return ranges;
+}
+
+/**
+ * The local hour an instant (ISO 8601) falls in at a ledger's UTC offset, as a timestamp literal:
+ * what the SQL function ledger_local_hour answers. Undefined outside years 1 to 9999, or for text
+ * that is not an instant with an offset, which the database then computes itself.
+ */
+export function ledgerLocalHour(posted: string, utcOffset: string): string | undefined {
+  const offsetMinutes = parseUtcOffset(utcOffset);
+  const instant = Date.parse(posted);
+  if (offsetMinutes === undefined || Number.isNaN(instant)) return undefined;
+  // Hours are whole multiples of 3,600,000 ms from the epoch (floorTo's Date.UTC reads years below 100 as 19xx).
+  const local = Math.floor((instant + offsetMinutes * 60_000) / HOUR_MS) * HOUR_MS;
+  return local >= FIRST_YEAR_LOCAL && local < END_LOCAL ? toTimestampText(local) : undefined;
 }

@@ -1,3 +1,4 @@
+import { ledgerLocalHour } from '../core/calendar.js';
 import type { EntryParameters } from '../core/entryTypes.js';
 import { sqlRefusal } from './errors.js';
 import { asStored, jsonb } from './json.js';
@@ -64,6 +65,12 @@ export type EntryPosting = {
   ledgerId: string;
   /** The ledger's posting revision the entry was prepared from (refused once stale); null: not checked. */
   ledgerRevision: string | null;
+  /**
+   * The ledger's balance UTC offset as prepared, with each line's `ownBalanceStrong`: the group
+   * statement then needs to read neither the ledger nor the accounts for them (their revision is
+   * checked). Absent: it reads them.
+   */
+  ledgerUtcOffset?: string;
   entryId: string;
   ik: string;
   requestHash: string;
@@ -92,6 +99,8 @@ export type EntryPosting = {
     key: string | null;
     description: string | null;
     tags: { key: string; value: string }[];
+    /** Whether the account's own balance is updated under its lock (not `eventual`), as prepared. */
+    ownBalanceStrong?: boolean;
   }[];
 };
 
@@ -208,6 +217,8 @@ export async function postLedgerEntries(
   const entry = <T>(pick: (posting: EntryPosting) => T) => postings.map(pick);
   const lines = postings.flatMap((posting, index) => posting.lines.map((line) => ({ ordinal: index + 1, line })));
   const line = <T>(pick: (item: EntryPosting['lines'][number]) => T) => lines.map((item) => pick(item.line));
+  // Per-line flags go as 1 and 0: postgres.js types a boolean array as one boolean, and writes a
+  // string element as false.
   const rows = await db<
     {
       ordinal: number;
@@ -250,7 +261,9 @@ export async function postLedgerEntries(
       ${jsonb(
         db,
         newAccounts.map(({ ordinal, account }) => ({ ...account, entry: ordinal })),
-      )}, ${allOrNothing}, ${entry((p) => p.ledgerRevision) as string[]}::bigint[])`;
+      )}, ${allOrNothing}, ${entry((p) => p.ledgerRevision) as string[]}::bigint[],
+      ${entry((p) => (p.ledgerUtcOffset ? (ledgerLocalHour(p.posted, p.ledgerUtcOffset) ?? null) : null)) as string[]}::timestamp[],
+      ${line((l) => (l.ownBalanceStrong === undefined ? null : Number(l.ownBalanceStrong))) as number[]}::integer[]::boolean[])`;
   const outcomes: PostingOutcome[] = [];
   for (const { ordinal, failedCondition, remapped, ...posted } of rows) {
     outcomes[ordinal - 1] =

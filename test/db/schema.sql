@@ -1436,7 +1436,7 @@ begin
 end
 $function$;
 
-CREATE OR REPLACE FUNCTION public.post_ledger_entry_group(p_workspace_ids text[], p_ledger_ids text[], p_entry_ids text[], p_iks text[], p_request_hashes text[], p_types text[], p_type_versions integer[], p_posted timestamp with time zone[], p_descriptions text[], p_parameters jsonb, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_entries integer[], p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb, p_all_or_nothing boolean DEFAULT false, p_ledger_revisions bigint[] DEFAULT NULL::bigint[])
+CREATE OR REPLACE FUNCTION public.post_ledger_entry_group(p_workspace_ids text[], p_ledger_ids text[], p_entry_ids text[], p_iks text[], p_request_hashes text[], p_types text[], p_type_versions integer[], p_posted timestamp with time zone[], p_descriptions text[], p_parameters jsonb, p_tags jsonb, p_groups jsonb, p_conditions jsonb, p_line_entries integer[], p_line_ids text[], p_account_ids text[], p_currencies text[], p_amounts numeric[], p_keys text[], p_line_descriptions text[], p_line_tags jsonb, p_new_accounts jsonb, p_all_or_nothing boolean DEFAULT false, p_ledger_revisions bigint[] DEFAULT NULL::bigint[], p_local_hours timestamp without time zone[] DEFAULT NULL::timestamp without time zone[], p_line_strong boolean[] DEFAULT NULL::boolean[])
  RETURNS TABLE(ordinal integer, posted_entry_id text, posted_request_hash text, replayed boolean, posted_created timestamp with time zone, posted_position integer, failed_condition integer, remapped boolean)
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1592,15 +1592,23 @@ begin
   -- (account, currency) order; one queue row per account, currency and local hour of the others.
   with line as (
     select p_workspace_ids[l.entry] as workspace_id, p_ledger_ids[l.entry] as ledger_id, p_posted[l.entry] as posted,
-           l.account_id, l.currency, l.amount
-    from unnest(p_line_entries, p_account_ids, p_currencies, p_amounts) as l(entry, account_id, currency, amount)
+           l.account_id, l.currency, l.amount, p_local_hours[l.entry] as given_hour,
+           -- A planned account another posting created first is read: it may not be the one planned.
+           case when not l.entry = any(v_remapped) then p_line_strong[l.seq] end as given_strong
+    from unnest(p_line_entries, p_account_ids, p_currencies, p_amounts) with ordinality as l(entry, account_id, currency, amount, seq)
     where l.entry = any(v_written)
   ), decided as (
-    select l.*, ledger_local_hour(l.posted, g.balance_utc_offset) as local_hour,
-           coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual' or l.account_id = any(v_bounded_accounts) as applied
+    -- Each entry's local hour and each line's strong account, as the server prepared them (their
+    -- ledger revision is checked above); read here when not given (the subqueries run only then).
+    select l.workspace_id, l.ledger_id, l.posted, l.account_id, l.currency, l.amount,
+           coalesce(l.given_hour, (select ledger_local_hour(l.posted, g.balance_utc_offset) from ledgers g
+                                   where g.workspace_id = l.workspace_id and g.id = l.ledger_id)) as local_hour,
+           coalesce(l.given_strong,
+                    (select coalesce(a.consistency->>'ownBalanceUpdates', 'strong') <> 'eventual' from ledger_accounts a
+                     where a.workspace_id = l.workspace_id and a.id = l.account_id),
+                    true)
+             or l.account_id = any(v_bounded_accounts) as applied
     from line l
-    join ledgers g on g.workspace_id = l.workspace_id and g.id = l.ledger_id
-    left join ledger_accounts a on a.workspace_id = l.workspace_id and a.id = l.account_id
   ), queued as (
     insert into ledger_balance_queue (workspace_id, account_id, currency, local_hour, amount, line_count, balance_applied)
     select d.workspace_id, d.account_id, d.currency, d.local_hour, sum(d.amount), count(*), false

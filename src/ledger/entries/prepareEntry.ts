@@ -160,6 +160,7 @@ export async function prepareEntry(
       workspaceId: ledger.workspaceId,
       ledgerId: ledger.id,
       ledgerRevision: ledger.postingRevision,
+      ledgerUtcOffset: ledger.balanceUtcOffset,
       entryId: newId('ent'),
       ik,
       requestHash: fingerprint(normalized),
@@ -171,7 +172,7 @@ export async function prepareEntry(
       tags,
       groups,
       conditions,
-      lines: postedLines.map(({ id, accountId, currency, amount, key, description, tags: lineTags }) => ({
+      lines: postedLines.map(({ id, account, accountId, currency, amount, key, description, tags: lineTags }) => ({
         id,
         accountId,
         currency,
@@ -179,6 +180,8 @@ export async function prepareEntry(
         key,
         description,
         tags: lineTags,
+        // As posting SQL reads it: an account that names no setting is strong.
+        ownBalanceStrong: account.consistency.ownBalanceUpdates !== 'eventual',
       })),
     },
   };
