@@ -199,6 +199,18 @@ export async function postLedgerEntry(db: Db, posting: EntryPosting): Promise<Po
   return posted;
 }
 
+/**
+ * Refuses (posting_target_changed) when the ledger revision the posting was prepared from is no
+ * longer current, for a caller that answers from it without posting (a replay it finds itself).
+ */
+export async function requireCurrentLedgerRevision(db: Db, posting: EntryPosting): Promise<void> {
+  if (posting.ledgerRevision === null) return;
+  await db`
+    /* requireCurrentLedgerRevision */
+    select require_current_ledger_revisions(${[posting.workspaceId]}::text[], ${[posting.ledgerId]}::text[],
+                                            ${[posting.ledgerRevision]}::bigint[])`;
+}
+
 /** A balance row a posting updates under its lock (a strong or bounded account), locked before a batch posts. */
 export type BalanceRowKey = { workspaceId: string; accountId: string; currency: string };
 

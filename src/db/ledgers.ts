@@ -111,6 +111,17 @@ export async function lockLedgersOnSchema(db: Db, workspaceId: string, schemaKey
     order by id for update`;
 }
 
+/**
+ * Locks the ledger of an account about to change. The change renews the ledger's posting revision
+ * (a trigger updates the ledger row): taking the ledger first keeps the order a schema store
+ * takes them in (ledgers, then accounts), so the two never deadlock.
+ */
+export async function lockLedgerForAccountChange(db: Db, workspaceId: string, ledgerId: string): Promise<void> {
+  await db`
+    /* lockLedgerForAccountChange */
+    select 1 from ledgers where workspace_id = ${workspaceId} and id = ${ledgerId} for no key update`;
+}
+
 export async function setLedgerSchemaVersion(
   db: Db,
   workspaceId: string,

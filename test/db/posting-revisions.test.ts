@@ -3,9 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlRefusal } from '../../src/db/errors.js';
 import type { NewLedgerAccount } from '../../src/db/ledgerAccounts.js';
 import { postLedgerEntries, postLedgerEntry, type EntryPosting } from '../../src/db/ledgerEntries.js';
+import { updateLedgerAccountRow } from '../../src/db/ledgerAccounts.js';
+import { lockLedgerForAccountChange } from '../../src/db/ledgers.js';
 import { findPostingTargets } from '../../src/db/postingLookup.js';
 import { postingTargets } from '../../src/ledger/entries/postingTargets.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { waitingOnLocks } from '../support/lockWaits.js';
 import { entryPosting, postingLine } from '../support/postings.js';
 
 // A server process keeps the ledgers and accounts it has read, and every posting states the
@@ -166,6 +169,83 @@ describe('a posting prepared from a stale revision', () => {
   });
 });
 
+describe('a revision changing while a posting is under way', () => {
+  it('is waited for when a schema store holds the ledger, and the posting then refused', async () => {
+    const stale = await revision();
+    let posting: Promise<unknown> | undefined;
+    await sql.begin(async (store) => {
+      // As storeSchema does: the ledger locked FOR UPDATE for the whole transaction, then changed.
+      await store`select 1 from ledgers where id = 'l' for update`;
+      await store`update ledgers set schema_version = null where id = 'l'`;
+      posting = postLedgerEntry(sql, transfer(stale)).catch((error: unknown) => error);
+      await waitingOnLocks(sql, 1);
+    });
+    expect(sqlRefusal(await posting)?.name).toBe('posting_target_changed');
+  });
+
+  it('renews it for an account changed after a posting removed unseen accounts in the same transaction', async () => {
+    const before = await revision();
+    await sql.begin(async (trx) => {
+      await trx`select remove_unneeded_accounts('[]'::jsonb, '{}')`;
+      await trx`update ledger_accounts set name = 'Bank' where id = 'bank'`;
+    });
+    expect(await revision()).not.toBe(before);
+  });
+
+  it('takes an account change and a schema store in one order: ledger, then accounts, no deadlock', async () => {
+    let change: Promise<unknown> | undefined;
+    await sql.begin(async (store) => {
+      await store`select 1 from ledgers where id = 'l' for update`;
+      change = sql.begin(async (trx) => {
+        await lockLedgerForAccountChange(trx, 'w', 'l');
+        return updateLedgerAccountRow(trx, 'w', 'bank', { name: 'Bank account' });
+      });
+      await waitingOnLocks(sql, 1);
+      await store`update ledger_accounts set name = 'Bank (schema)' where id = 'bank'`;
+    });
+    expect(await change).toMatchObject({ name: 'Bank account' });
+  });
+});
+
+describe('what the server states with a group', () => {
+  it('files each entry at the local hour and each line on the path it states', async () => {
+    const before = await sql<
+      { n: number }[]
+    >`select count(*)::int as n from ledger_balance_queue where not balance_applied`;
+    const stated = (n: number, strong: [boolean, boolean]): EntryPosting => {
+      const posting = transfer(null);
+      return {
+        ...posting,
+        // The ledger is at +00:00: +05:30 stated shows the statement used what it was given.
+        ledgerUtcOffset: n === 1 ? '+05:30' : '+00:00',
+        posted: '2026-03-01T10:10:00.000Z',
+        lines: posting.lines.map((line, index) => ({ ...line, ownBalanceStrong: strong[index] })),
+      };
+    };
+    // Both accounts are eventual in the database; the first entry states cash strong.
+    await sql`update ledger_accounts set consistency = '{"ownBalanceUpdates": "eventual"}' where id in ('cash', 'bank')`;
+    await postLedgerEntries(sql, [stated(1, [true, false]), stated(2, [false, false])]);
+    const rows = await sql<{ account: string; hour: string; lines: number }[]>`
+      select account_id as account, to_char(open_hour, 'YYYY-MM-DD HH24') as hour, open_lines::int as lines
+      from ledger_account_balances where account_id in ('cash', 'bank') and open_hour = '2026-03-01 15:00'`;
+    expect(rows).toEqual([{ account: 'cash', hour: '2026-03-01 15', lines: 1 }]);
+    const [after] = await sql<
+      { n: number }[]
+    >`select count(*)::int as n from ledger_balance_queue where not balance_applied`;
+    // Three lines queued: bank of the first entry (15:00), cash and bank of the second (10:00).
+    const queued = await sql<{ account: string; hour: string }[]>`
+      select account_id as account, to_char(local_hour, 'HH24') as hour from ledger_balance_queue
+      where not balance_applied and local_hour::date = '2026-03-01' order by account_id, local_hour`;
+    expect(queued).toEqual([
+      { account: 'bank', hour: '10' },
+      { account: 'bank', hour: '15' },
+      { account: 'cash', hour: '10' },
+    ]);
+    expect(after.n - before[0].n).toBe(3);
+    await sql`update ledger_accounts set consistency = '{}' where id in ('cash', 'bank')`;
+  });
+});
+
 describe('posting targets held in memory', () => {
   /** A pool of its own that counts the statements it sends. */
   const counted = () => {
@@ -187,7 +267,8 @@ describe('posting targets held in memory', () => {
         accounts: [{ id: 'cash' }],
       });
       expect(pool.statements()).toBe(read);
-      expect(targets.held()).toBe(1);
+      // The account and its ledger.
+      expect(targets.held()).toBe(2);
 
       // Part of a query it does not hold (bank) is looked up, and kept beside what it held.
       expect((await targets.find({ ...cash, paths: ['cash', 'bank'] }))!.accounts.map((a) => a.id)).toEqual([
@@ -195,7 +276,7 @@ describe('posting targets held in memory', () => {
         'bank',
       ]);
       expect(pool.statements()).toBe(read + 1);
-      expect(targets.held()).toBe(2);
+      expect(targets.held()).toBe(3);
 
       await sql`update ledger_accounts set consistency = '{"ownBalanceUpdates": "eventual"}' where id = 'cash'`;
       // Held, the old revision is answered: the posting will be refused and the ledger forgotten.
@@ -206,7 +287,7 @@ describe('posting targets held in memory', () => {
       const fresh = (await targets.find(cash))!;
       expect(fresh.accounts[0].consistency).toEqual({ ownBalanceUpdates: 'eventual' });
       expect(fresh.ledger.postingRevision).toBe(await revision());
-      expect(targets.held()).toBe(1);
+      expect(targets.held()).toBe(2);
     } finally {
       await pool.sql.end();
     }

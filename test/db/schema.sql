@@ -1593,8 +1593,9 @@ begin
   with line as (
     select p_workspace_ids[l.entry] as workspace_id, p_ledger_ids[l.entry] as ledger_id, p_posted[l.entry] as posted,
            l.account_id, l.currency, l.amount, p_local_hours[l.entry] as given_hour,
-           -- A planned account another posting created first is read: it may not be the one planned.
-           case when not l.entry = any(v_remapped) then p_line_strong[l.seq] end as given_strong
+           -- Read instead: a planned account another posting created first (it may not be the one
+           -- planned), and every line of a group whose rows step 2 locked from what it read.
+           case when v_lock_accounts is null and not l.entry = any(v_remapped) then p_line_strong[l.seq] end as given_strong
     from unnest(p_line_entries, p_account_ids, p_currencies, p_amounts) with ordinality as l(entry, account_id, currency, amount, seq)
     where l.entry = any(v_written)
   ), decided as (
@@ -1800,19 +1801,18 @@ AS $function$
 declare
   v_stale jsonb;
 begin
-  -- The common case in one probe per entry; the detail only when something is stale.
-  if not exists (select 1 from unnest(p_workspace_ids, p_ledger_ids, p_revisions) as t(workspace_id, ledger_id, revision)
-                 where t.revision is not null
-                   and not exists (select 1 from ledgers g
-                                   where g.workspace_id = t.workspace_id and g.id = t.ledger_id and g.posting_revision = t.revision)) then
-    return;
+  select jsonb_agg(distinct s.ledger_id) into v_stale
+  from (select distinct t.workspace_id, t.ledger_id, t.revision
+        from unnest(p_workspace_ids, p_ledger_ids, p_revisions) as t(workspace_id, ledger_id, revision)
+        where t.revision is not null
+        order by t.workspace_id, t.ledger_id) s
+  left join lateral (select 1 as current from ledgers g
+                     where g.workspace_id = s.workspace_id and g.id = s.ledger_id and g.posting_revision = s.revision
+                     for key share) c on true
+  where c.current is null;
+  if v_stale is not null then
+    raise exception using errcode = 'TL012', message = 'posting_target_changed', detail = v_stale::text;
   end if;
-  select jsonb_agg(distinct t.ledger_id) into v_stale
-  from unnest(p_workspace_ids, p_ledger_ids, p_revisions) as t(workspace_id, ledger_id, revision)
-  where t.revision is not null
-    and not exists (select 1 from ledgers g
-                    where g.workspace_id = t.workspace_id and g.id = t.ledger_id and g.posting_revision = t.revision);
-  raise exception using errcode = 'TL012', message = 'posting_target_changed', detail = v_stale::text;
 end
 $function$;
 

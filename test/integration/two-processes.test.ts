@@ -168,7 +168,10 @@ describe('two processes on one database', () => {
     const updated = await second(`mutation {
       updateLedgerAccount(ledgerAccount: { path: "c", ledger: { ik: "changing" } }, update: { consistencyConfig: { ownBalanceUpdates: strong } }) { __typename } }`);
     expect(updated.body.data.updateLedgerAccount.__typename).toBe('UpdateLedgerAccountResult');
-    expect(await postThroughFirst('c-2', 2)).toMatchObject({ __typename: 'AddLedgerEntryResult', isIkReplay: false });
+    // Several at once, so that they are posted as groups, which take the accounts as prepared.
+    const strongPostings = await Promise.all(Array.from({ length: 8 }, (_, n) => postThroughFirst(`c-2-${n}`, 2)));
+    for (const answer of strongPostings)
+      expect(answer).toMatchObject({ __typename: 'AddLedgerEntryResult', isIkReplay: false });
     expect(await unfolded()).toBe(queued);
 
     // Deleted through the second process, the ledger takes no entry through the first.
@@ -177,6 +180,6 @@ describe('two processes on one database', () => {
     expect(await postThroughFirst('c-3', 3)).toMatchObject({ __typename: 'BadRequestError', code: 'ledger_not_found' });
     const [{ entries }] = await db.sql<{ entries: number }[]>`
       select count(*)::int as entries from ledger_entries where ik like 'c-%'`;
-    expect(entries).toBe(2);
+    expect(entries).toBe(9);
   }, 60_000);
 });

@@ -4,7 +4,8 @@ import type { TargetLedger, TargetQuery } from '../../src/db/postingLookup.js';
 import { postingTargetCache } from '../../src/ledger/entries/postingTargetCache.js';
 
 // What the cache answers from memory is what one lookup read, as of one revision of the ledger:
-// never part of a query, never accounts of two revisions mixed, never an older revision over a newer.
+// never part of a query, never accounts of two revisions mixed, never an older revision over a newer
+// one it holds.
 
 const ledger = (id: string, ik: string, postingRevision: string) =>
   ({ workspaceId: 'w', id, ik, name: 'l', schemaContentHash: null, postingRevision }) as unknown as TargetLedger;
@@ -30,7 +31,8 @@ describe('the posting-target cache', () => {
     expect(cache.find(query({ ik: 'main' }, ['cash', 'bank']))).toBeUndefined();
     // An id and an ik of different ledgers match nothing, as in the database.
     expect(cache.find(query({ id: 'l1', ik: 'other' }))).toBeUndefined();
-    expect(cache.size()).toBe(1);
+    // One account and its ledger.
+    expect(cache.size()).toBe(2);
   });
 
   it('adds what a lookup of the same revision read, and replaces everything with a newer revision', () => {
@@ -42,7 +44,7 @@ describe('the posting-target cache', () => {
     cache.keep({ ledger: ledger('l1', 'main', '12'), accounts: [account('a2', 'bank', 'renamed')] });
     expect(cache.find(query({ ik: 'main' }, ['cash']))).toBeUndefined();
     expect(cache.find(query({ ik: 'main' }, ['bank']))?.accounts[0].name).toBe('renamed');
-    expect(cache.size()).toBe(1);
+    expect(cache.size()).toBe(2);
 
     // A lookup that read before the change and answered after it is not kept (12 > 9, as numbers).
     cache.keep({ ledger: ledger('l1', 'main', '9'), accounts: [account('a1', 'cash')] });
@@ -58,7 +60,7 @@ describe('the posting-target cache', () => {
     expect(cache.find(query({ ik: 'main' }, ['cash']))).toBeUndefined();
     expect(cache.find(query({ id: 'l1' }, ['cash']))).toBeUndefined();
     expect(cache.find(query({ ik: 'other' }, ['cash']))?.ledger.id).toBe('l2');
-    expect(cache.size()).toBe(1);
+    expect(cache.size()).toBe(2);
 
     // l3 took the ik main; forgetting l1 again leaves l3 found by it.
     cache.keep({ ledger: ledger('l1', 'main', '1'), accounts: [] });
@@ -67,14 +69,24 @@ describe('the posting-target cache', () => {
     expect(cache.find(query({ ik: 'main' }))?.ledger.id).toBe('l3');
   });
 
-  it('drops everything past its size, then fills again', () => {
-    const cache = postingTargetCache({ maxAccounts: 2 });
+  it('drops everything past its size, each ledger counting as one, then fills again', () => {
+    const cache = postingTargetCache({ maxAccounts: 3 });
     cache.keep({ ledger: ledger('l1', 'main', '1'), accounts: [account('a1', 'p1'), account('a2', 'p2')] });
-    expect(cache.size()).toBe(2);
-    cache.keep({ ledger: ledger('l2', 'other', '1'), accounts: [account('a3', 'p3')] });
+    expect(cache.size()).toBe(3);
+    // A ledger alone counts too: many ledgers named once each stay within the bound.
+    cache.keep({ ledger: ledger('l2', 'other', '1'), accounts: [] });
     expect(cache.size()).toBe(0);
     expect(cache.find(query({ ik: 'main' }))).toBeUndefined();
     cache.keep({ ledger: ledger('l2', 'other', '1'), accounts: [account('a3', 'p3')] });
     expect(cache.find(query({ ik: 'other' }, ['p3']))?.accounts).toHaveLength(1);
+  });
+
+  it('holds a late lookup of an older revision once the newer is forgotten: the posting check refuses it', () => {
+    const cache = postingTargetCache({ maxAccounts: 100 });
+    cache.keep({ ledger: ledger('l1', 'main', '12'), accounts: [account('a1', 'cash')] });
+    cache.forget('w', 'l1');
+    // Nothing to compare with: what the cache holds is never trusted beyond the revision it names.
+    cache.keep({ ledger: ledger('l1', 'main', '9'), accounts: [account('a1', 'cash')] });
+    expect(cache.find(query({ ik: 'main' }, ['cash']))?.ledger.postingRevision).toBe('9');
   });
 });

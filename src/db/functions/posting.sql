@@ -18,6 +18,8 @@ $$;
 -- of its accounts changed since the server read them (the migration 20261208T000000 says what
 -- renews a revision). Raises posting_target_changed (TL012), detail: the stale ledgers' ids as a
 -- JSON array. A null revision is not checked (a posting built without a lookup).
+-- The current ledgers are locked FOR KEY SHARE, as the posting's foreign keys lock them anyway:
+-- a schema store holding one FOR UPDATE is waited for, and the revision it leaves is then read.
 create or replace function require_current_ledger_revisions(p_workspace_ids text[], p_ledger_ids text[], p_revisions bigint[])
 returns void
 language plpgsql
@@ -26,19 +28,18 @@ as $$
 declare
   v_stale jsonb;
 begin
-  -- The common case in one probe per entry; the detail only when something is stale.
-  if not exists (select 1 from unnest(p_workspace_ids, p_ledger_ids, p_revisions) as t(workspace_id, ledger_id, revision)
-                 where t.revision is not null
-                   and not exists (select 1 from ledgers g
-                                   where g.workspace_id = t.workspace_id and g.id = t.ledger_id and g.posting_revision = t.revision)) then
-    return;
+  select jsonb_agg(distinct s.ledger_id) into v_stale
+  from (select distinct t.workspace_id, t.ledger_id, t.revision
+        from unnest(p_workspace_ids, p_ledger_ids, p_revisions) as t(workspace_id, ledger_id, revision)
+        where t.revision is not null
+        order by t.workspace_id, t.ledger_id) s
+  left join lateral (select 1 as current from ledgers g
+                     where g.workspace_id = s.workspace_id and g.id = s.ledger_id and g.posting_revision = s.revision
+                     for key share) c on true
+  where c.current is null;
+  if v_stale is not null then
+    raise exception using errcode = 'TL012', message = 'posting_target_changed', detail = v_stale::text;
   end if;
-  select jsonb_agg(distinct t.ledger_id) into v_stale
-  from unnest(p_workspace_ids, p_ledger_ids, p_revisions) as t(workspace_id, ledger_id, revision)
-  where t.revision is not null
-    and not exists (select 1 from ledgers g
-                    where g.workspace_id = t.workspace_id and g.id = t.ledger_id and g.posting_revision = t.revision);
-  raise exception using errcode = 'TL012', message = 'posting_target_changed', detail = v_stale::text;
 end
 $$;
 

@@ -281,8 +281,9 @@ begin
   with line as (
     select p_workspace_ids[l.entry] as workspace_id, p_ledger_ids[l.entry] as ledger_id, p_posted[l.entry] as posted,
            l.account_id, l.currency, l.amount, p_local_hours[l.entry] as given_hour,
-           -- A planned account another posting created first is read: it may not be the one planned.
-           case when not l.entry = any(v_remapped) then p_line_strong[l.seq] end as given_strong
+           -- Read instead: a planned account another posting created first (it may not be the one
+           -- planned), and every line of a group whose rows step 2 locked from what it read.
+           case when v_lock_accounts is null and not l.entry = any(v_remapped) then p_line_strong[l.seq] end as given_strong
     from unnest(p_line_entries, p_account_ids, p_currencies, p_amounts) with ordinality as l(entry, account_id, currency, amount, seq)
     where l.entry = any(v_written)
   ), decided as (

@@ -46,17 +46,20 @@ export async function ledgerForEntry(
   const target = await ctx.postingTargets.find({ workspaceId, match: requireLedgerMatch(match), ids, paths, iks });
   if (!target) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
   const { ledger, accounts } = target;
-  const schema =
+  const held = target.held ?? false;
+  // A held ledger may name a schema version since deleted with its ledger: confirmed fresh.
+  const schema = await preparingFrom({ ledger, held }, async () =>
     ledger.schemaKey && ledger.schemaVersion
-      ? await loadSchemaVersion(
+      ? loadSchemaVersion(
           ctx.sql,
           workspaceId,
           ledger.schemaKey,
           ledger.schemaVersion,
           ledger.schemaContentHash ?? undefined,
         )
-      : undefined;
-  return { ledger, schema, accounts, held: target.held ?? false };
+      : undefined,
+  );
+  return { ledger, schema, accounts, held };
 }
 
 /** Throws the typed error an outcome stands for; answers a replay's ik clash. */

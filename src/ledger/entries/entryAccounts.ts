@@ -7,6 +7,7 @@ import { linkPlannedRows, plannedAccountRows } from '../schemas/chartAccounts.js
 import type { LoadedSchema } from '../schemas/schemaVersions.js';
 import type { AccountRef } from './explicitEntry.js';
 import type { PostingContext } from './postingTargets.js';
+import { StaleTargets } from './staleTargets.js';
 
 // The accounts an entry names, found in one query (shared with the entries that arrive with it). In a ledger on a schema, a path the ledger
 // does not hold yet but the chart describes (a template instance such as `users:u1/available`)
@@ -25,7 +26,7 @@ export const accountKey = (ref: AccountRef) =>
 /** `prefetched` holds accounts already read with the ledger; only what it lacks is queried. */
 export async function entryAccounts(
   ctx: PostingContext,
-  ledger: LedgerRow,
+  ledger: LedgerRow & { postingRevision?: string },
   schema: LoadedSchema | undefined,
   refs: readonly AccountRef[],
   parameters: Parameters,
@@ -60,6 +61,10 @@ export async function entryAccounts(
     });
     // The ledger was live when the entry's target was read; deleted since, it takes no entry.
     if (!target) throw new DomainError('ledger_not_found', 'No ledger matches the given id or ik.');
+    // The posting states the first read's revision: accounts of another one would go unchecked.
+    if (ledger.postingRevision !== undefined && target.ledger.postingRevision !== ledger.postingRevision) {
+      throw new StaleTargets(ledger.id, 'its accounts were read at two revisions');
+    }
     for (const account of target.accounts) addTo(fetched, account);
   }
 

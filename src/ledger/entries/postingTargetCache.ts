@@ -11,7 +11,7 @@ type HeldAccounts = Record<'ids' | 'paths' | 'iks', Map<string, LedgerAccountRow
 type HeldLedger = { ledger: TargetLedger; accounts: HeldAccounts; count: number };
 
 export type PostingTargetCacheOptions = {
-  /** Accounts held at most across ledgers; past it, everything is dropped and read again. */
+  /** Accounts held at most, each ledger counting as one more; past it, everything is dropped and read again. */
   maxAccounts: number;
 };
 
@@ -22,7 +22,7 @@ export type PostingTargetCache = {
   keep(target: PostingTarget): void;
   /** Forgets a ledger: a posting found its revision stale. */
   forget(workspaceId: string, ledgerId: string): void;
-  /** Accounts held, for tests and metrics. */
+  /** Accounts held, and one for each ledger: what maxAccounts bounds. */
   size(): number;
 };
 
@@ -78,7 +78,9 @@ export function postingTargetCache(options: PostingTargetCacheOptions): PostingT
       if (entry?.ledger.postingRevision !== ledger.postingRevision) {
         // Accounts read under different revisions are never mixed: a newer one replaces them all.
         if (entry) drop(entry);
-        entry = { ledger, accounts: { ids: new Map(), paths: new Map(), iks: new Map() }, count: 0 };
+        // The ledger counts as one: a process naming many ledgers holds them within the bound too.
+        entry = { ledger, accounts: { ids: new Map(), paths: new Map(), iks: new Map() }, count: 1 };
+        accounts++;
         ledgers.set(ledgerKey(ledger.workspaceId, 'id', ledger.id), entry);
         ledgers.set(ledgerKey(ledger.workspaceId, 'ik', ledger.ik), entry);
       }

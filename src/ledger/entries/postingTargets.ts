@@ -21,7 +21,7 @@ export type PostingTargets = {
   fresh(): PostingTargets;
   /** Forgets what is held of a ledger: a posting found it changed. */
   forget(workspaceId: string, ledgerId: string): void;
-  /** Accounts held in memory. */
+  /** Accounts held in memory, and one for each ledger (postingTargetCache.ts). */
   held(): number;
 };
 

@@ -4,7 +4,7 @@ import { DomainError } from '../../core/errors.js';
 import { fingerprint } from '../../core/fingerprint.js';
 import { findTx, lockTxs, type TxRow } from '../../db/externalTxs.js';
 import type { LedgerAccountRow } from '../../db/ledgerAccounts.js';
-import { findLedgerEntry, linesOfEntry, postedRows } from '../../db/ledgerEntries.js';
+import { findLedgerEntry, linesOfEntry, postedRows, requireCurrentLedgerRevision } from '../../db/ledgerEntries.js';
 import { findExternalAccount } from '../../db/links.js';
 import { insertReconciliations, standingReconciliations } from '../../db/reconciliations.js';
 import type { Db } from '../../db/sql.js';
@@ -67,6 +67,9 @@ export async function reconcileEntry(ctx: GqlContext, input: LedgerEntryInput) {
       );
       const deleted = locked.find((row) => row.deletedAt !== null);
       if (deleted) throw new DomainError('tx_not_found', `Transaction ${deleted.id} was deleted.`);
+      // A replay found here is answered without posting: its request hash was prepared from
+      // targets that must still be current, as a posting's are.
+      await requireCurrentLedgerRevision(trx, prepared.posting);
       const replay = await standingReplay(trx, workspaceId, reconciled, prepared.posting.requestHash);
       if (replay) return { entryId: replay, replayed: true as const };
       const outcome = await postWithin(trx, prepared);

@@ -10,19 +10,26 @@ import type { PostingContext } from './postingTargets.js';
 // states the ledger revision it was prepared from. Two things send a mutation round again, from
 // lookups that read the database: the database refusing a posting as stale
 // (posting_target_changed: the ledger or an account changed since), and a refusal decided while
-// preparing from held targets, which is answered only once fresh targets confirm it. Nothing of
-// the attempt that went round was written.
+// preparing from held targets, which is answered only once fresh targets confirm it (or targets
+// of one entry read at two revisions). Nothing of the attempt that went round was written.
 
 /** Attempts at most: past the first, each one means a change committed between a lookup and its posting. */
 const ATTEMPTS = 3;
 
-/** A refusal decided from held targets (entryRefusal), not yet confirmed from fresh ones. */
-class HeldTargetsRefusal extends Error {
+/** The targets an entry was being prepared from cannot be trusted together: prepare it again, fresh. */
+export class StaleTargets extends Error {
   constructor(
     readonly ledgerId: string,
-    readonly refusal: DomainError,
+    reason: string,
   ) {
-    super(`refused from held posting targets: ${refusal.message}`);
+    super(`posting targets of ledger ${ledgerId} to read again: ${reason}`);
+  }
+}
+
+/** A refusal decided from held targets (preparingFrom), not yet confirmed from fresh ones. */
+class HeldTargetsRefusal extends StaleTargets {
+  constructor(ledgerId: string, refusal: DomainError) {
+    super(ledgerId, `refused from held targets (${refusal.message})`);
   }
 }
 
@@ -30,18 +37,26 @@ class HeldTargetsRefusal extends Error {
  * Runs an entry's preparation from `target`: a refusal it decides from held targets goes back to
  * retryingStaleTargets, which confirms it from fresh ones.
  */
-export async function preparingFrom<T>(target: EntryLedger, prepare: () => Promise<T>): Promise<T> {
+export async function preparingFrom<T>(
+  target: Pick<EntryLedger, 'held' | 'ledger'>,
+  prepare: () => Promise<T>,
+): Promise<T> {
   try {
     return await prepare();
   } catch (error) {
-    if (target.held && error instanceof DomainError) throw new HeldTargetsRefusal(target.ledger.id, error);
+    if (error instanceof DomainError) refuse(target, error);
     throw error;
   }
 }
 
+/** Throws `refusal`; decided from held targets, it sends the mutation round again to be confirmed fresh. */
+export function refuse(target: Pick<EntryLedger, 'held' | 'ledger'>, refusal: DomainError): never {
+  throw target.held ? new HeldTargetsRefusal(target.ledger.id, refusal) : refusal;
+}
+
 /** The ledgers whose held targets made this error, when a fresh lookup may answer otherwise. */
 function staleLedgers(error: unknown): string[] | undefined {
-  if (error instanceof HeldTargetsRefusal) return [error.ledgerId];
+  if (error instanceof StaleTargets) return [error.ledgerId];
   const refusal = sqlRefusal(error);
   return refusal?.name === 'posting_target_changed' ? (JSON.parse(refusal.detail ?? '[]') as string[]) : undefined;
 }

@@ -8,7 +8,7 @@ import type { GqlContext } from '../../context.js';
 import { postAll } from '../../entries/postEntry.js';
 import { countEntriesWritten, timedPosting } from '../../entries/postingMetrics.js';
 import { prepareEntry, type PreparedEntry } from '../../entries/prepareEntry.js';
-import { asPostingMutationResult, preparingFrom } from '../../entries/staleTargets.js';
+import { asPostingMutationResult, preparingFrom, refuse } from '../../entries/staleTargets.js';
 
 /** Lines across the whole batch, as the hosted service limits them. */
 export const MAX_LINES_PER_BATCH = MAX_LINES_PER_ENTRY;
@@ -92,9 +92,13 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
     }
     const renderedLines = prepared.reduce((total, entry) => total + entry.posting.lines.length, 0);
     if (errors.length === 0 && renderedLines > MAX_LINES_PER_BATCH) {
-      throw new DomainError(
-        'ledger_entry_too_many_lines',
-        `A batch may have at most ${MAX_LINES_PER_BATCH} lines in all; its entries render ${renderedLines}.`,
+      // Rendered from the schema version as held: confirmed fresh before it is answered.
+      refuse(
+        target,
+        new DomainError(
+          'ledger_entry_too_many_lines',
+          `A batch may have at most ${MAX_LINES_PER_BATCH} lines in all; its entries render ${renderedLines}.`,
+        ),
       );
     }
     if (errors.length > 0) return batchFailed(errors);

@@ -13,7 +13,7 @@ import { checkOutcome, ledgerForEntry } from '../../entries/addEntry.js';
 import { postWithin } from '../../entries/postEntry.js';
 import { countEntriesWritten, timedPosting } from '../../entries/postingMetrics.js';
 import { prepareEntry } from '../../entries/prepareEntry.js';
-import { asPostingMutationResult, preparingFrom } from '../../entries/staleTargets.js';
+import { asPostingMutationResult, preparingFrom, refuse } from '../../entries/staleTargets.js';
 
 /**
  * Reverses an entry and posts its replacement under the same ik, in one transaction: either
@@ -31,8 +31,12 @@ export const migrateLedgerEntry: NonNullable<MutationResolvers['migrateLedgerEnt
       );
     const input = args.input.newLedgerEntry;
     const target = await ledgerForEntry(ctx, workspaceId, input.ledger ?? { id: original.ledgerId }, [input]);
+    // A held ledger ik may name a ledger since deleted, its ik taken by another: confirmed fresh.
     if (target.ledger.id !== original.ledgerId)
-      throw new DomainError('invalid_input_provided', "The replacement must be in the original entry's ledger.");
+      refuse(
+        target,
+        new DomainError('invalid_input_provided', "The replacement must be in the original entry's ledger."),
+      );
     const prepared = await preparingFrom(target, () =>
       prepareEntry(ctx, target.ledger, target.schema, original.ik, input, { prefetched: target.accounts }),
     );

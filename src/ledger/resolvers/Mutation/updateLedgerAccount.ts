@@ -2,6 +2,7 @@ import type { MutationResolvers } from '../../../../generated/ledger.js';
 import { DomainError } from '../../../core/errors.js';
 import type { Consistency } from '../../../core/ledgerAccounts.js';
 import { updateLedgerAccountRow } from '../../../db/ledgerAccounts.js';
+import { lockLedgerForAccountChange } from '../../../db/ledgers.js';
 import { findAccountByMatch } from '../../accounts/findAccount.js';
 import { asMutationResult } from '../../mutationResult.js';
 
@@ -23,6 +24,7 @@ export const updateLedgerAccount: NonNullable<MutationResolvers['updateLedgerAcc
               : {}),
           }
         : undefined;
+      await lockLedgerForAccountChange(trx, ctx.caller.workspaceId, found.ledgerId);
       const ledgerAccount = await updateLedgerAccountRow(trx, ctx.caller.workspaceId, found.id, {
         name: name ?? undefined,
         consistency,
