@@ -79,6 +79,25 @@ describe('the schema', () => {
   });
 });
 
+describe('a versioned migration', () => {
+  it('defines no function of its own: one its triggers need first is a placeholder a function file defines', () => {
+    const functionSources = FUNCTION_FILES.map((name) =>
+      fs.readFileSync(path.join(SRC_DB, 'functions', name), 'utf8'),
+    ).join('\n');
+    const defined = MIGRATION_FILES.filter((name) => !name.includes('baseline')).flatMap((name) =>
+      [
+        ...fs
+          .readFileSync(path.join(SRC_DB, 'migrations', name), 'utf8')
+          .matchAll(/create or replace function (\w+)\(/g),
+      ].map((match) => ({ migration: name, name: match[1] })),
+    );
+    expect(defined.length).toBeGreaterThan(0);
+    for (const { migration, name } of defined) {
+      expect(functionSources, `${name} (${migration})`).toContain(`create or replace function ${name}(`);
+    }
+  });
+});
+
 describe('a function file', () => {
   it('is applied again when its content changes, and an unchanged one is not', async () => {
     const sql = await emptyDatabase();

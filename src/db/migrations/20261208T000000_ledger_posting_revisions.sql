@@ -5,36 +5,16 @@
 -- of its row (a sandbox restore inserts it again) and on every change or removal of one of its
 -- accounts, so an unchanged revision means that nothing a posting was prepared from has changed.
 -- New accounts leave it as is: a process that lacks one looks it up.
--- Trigger functions live here, beside the triggers that need them to exist first.
 -- Written to run again on a database that has it (see schema.test.ts).
 create sequence if not exists ledger_posting_revisions;
 
 -- Existing ledgers start at 0; their next change draws from the sequence.
 alter table ledgers add column if not exists posting_revision bigint not null default 0;
 
-create or replace function renew_ledger_posting_revision() returns trigger
-language plpgsql as $$
-begin
-  new.posting_revision := nextval('ledger_posting_revisions');
-  return new;
-end
-$$;
-
--- Accounts a posting statement created and removes again (planned for refused entries) were never
--- seen by another transaction: remove_unneeded_accounts says so, and their ledger keeps its
--- revision (renewing it would lock the ledger row for the rest of the posting's transaction).
-create or replace function renew_posting_revisions_of_accounts() returns trigger
-language plpgsql as $$
-begin
-  if current_setting('tally.removing_unseen_accounts', true) = 'on' then
-    return null;
-  end if;
-  update ledgers g set posting_revision = nextval('ledger_posting_revisions')
-  from (select distinct c.workspace_id, c.ledger_id from changed c) k
-  where g.workspace_id = k.workspace_id and g.id = k.ledger_id;
-  return null;
-end
-$$;
+-- The trigger functions are defined in functions/posting_revisions.sql, applied right after the
+-- migrations in the same transaction; placeholders let the triggers be created here first.
+create or replace function renew_ledger_posting_revision() returns trigger language plpgsql as $$ begin return new; end $$;
+create or replace function renew_posting_revisions_of_accounts() returns trigger language plpgsql as $$ begin return null; end $$;
 
 drop trigger if exists ledgers_posting_revision on ledgers;
 create trigger ledgers_posting_revision before insert or update on ledgers
