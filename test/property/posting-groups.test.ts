@@ -16,7 +16,8 @@ import { entryPosting, postingLine } from '../support/postings.js';
 // replays, ik clashes, reposts after a reversal, strong, eventual and bounded accounts, template
 // instances that several entries plan) is written to one ledger in groups
 // (post_ledger_entry_group) and to a twin ledger entry by entry (each in a transaction that
-// creates its planned accounts, then post_ledger_entry_checked), in the same order. Every answer,
+// creates its planned accounts, then post_ledger_entry_checked), in the same order. The groups
+// carry what the server states (revision, offset, strong lines), as the server sends them. Every answer,
 // every account and every balance must match, and each ledger's balances must equal the sum of
 // its lines.
 
@@ -131,6 +132,23 @@ function plannedBy(ledger: { id: string }, item: Posting, ordinal: number): NewL
       linkedAccountId: null,
       requestHash: 'schema',
     }));
+}
+
+/**
+ * The posting as the server states it to the group statement: the ledger revision it was prepared
+ * from, the ledger's offset and each line's strong account, which the statement then trusts.
+ */
+function statedAsPrepared(posting: EntryPosting, revision: string): EntryPosting {
+  const strongAt = (accountId: string) => {
+    const account = ACCOUNTS.find(({ path }) => accountId.endsWith(`-${path}`));
+    return account!.consistency !== 'eventual';
+  };
+  return {
+    ...posting,
+    ledgerRevision: revision,
+    ledgerUtcOffset: '+00:00',
+    lines: posting.lines.map((line) => ({ ...line, ownBalanceStrong: strongAt(line.accountId) })),
+  };
 }
 
 function toPosting(ledger: { id: string; accountIds: string[] }, item: Posting, ordinal: number): EntryPosting {
@@ -278,6 +296,8 @@ describe('group commit', () => {
             outcomes.push(...(await post(postings.slice(opening.length + first.length))));
             return outcomes.map((outcome) => comparable(outcome, ledger.id));
           };
+          const [{ revision }] = await sql<{ revision: string }[]>`
+            select posting_revision::text as revision from ledgers where id = ${grouped.id}`;
           const groupedOutcomes = await run(grouped, async (postings) => {
             const outcomes: PostingOutcome[] = [];
             for (const group of groupsOf(postings)) {
@@ -286,7 +306,7 @@ describe('group commit', () => {
               );
               const answers = await postLedgerEntries(
                 sql,
-                group.map((item) => item.posting),
+                group.map((item) => statedAsPrepared(item.posting, revision)),
                 planned,
               );
               await checkRemapped(group, answers);
