@@ -1257,7 +1257,11 @@ export type Int96Filter = {
  */
 export type InternalError = Error & {
   __typename?: 'InternalError';
-  /** `internal_error`, or `service_unavailable` when the database cannot be reached. */
+  /**
+   * `internal_error`, or `service_unavailable` (`retryable`) when the database cannot be reached or
+   * when the ledger of an entry kept changing (its accounts or schema version) while the entry was
+   * being posted; nothing was written.
+   */
   code: Scalars['String']['output'];
   /** Human-readable explanation, including the request id found in the server log. */
   message: Scalars['String']['output'];

@@ -1,4 +1,4 @@
--- Posting revisions (migration 20261208T000000 adds the column and the triggers): a ledger's
+-- Posting revisions (migration 20261208T000000 adds the column): a ledger's
 -- revision is renewed, in the changing transaction, whenever anything a posting is prepared from
 -- changes, so a posting that states the revision it was prepared from can be checked
 -- (require_current_ledger_revisions, posting.sql).
@@ -30,3 +30,12 @@ begin
   return null;
 end
 $$;
+
+-- Their triggers, attached here with the functions they run: a migration that created them would
+-- need the functions first, and function files are applied after the migrations.
+create or replace trigger ledgers_posting_revision before insert or update on ledgers
+  for each row execute function renew_ledger_posting_revision();
+create or replace trigger ledger_accounts_updated after update on ledger_accounts
+  referencing old table as changed for each statement execute function renew_posting_revisions_of_accounts();
+create or replace trigger ledger_accounts_deleted after delete on ledger_accounts
+  referencing old table as changed for each statement execute function renew_posting_revisions_of_accounts();
