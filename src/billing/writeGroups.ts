@@ -33,13 +33,13 @@ export function billingWrites(sql: Sql, options: GroupCommitOptions = DEFAULT_BI
     syncTransaction: groupCommit<SyncCall, SyncOutcome>(options, {
       writeGroup: (calls) => syncTransactionRows(sql, calls),
       writeAlone: (call) => syncTransactionRow(sql, call),
-      keyOf: (call) => `${call.workspaceId}\u0000${call.transaction.externalId}`,
+      keysOf: (call) => [`${call.workspaceId}\u0000${call.transaction.externalId}`],
       ...counted('syncTransaction'),
     }),
     createInvoice: groupCommit<InvoiceCreateCall, CreateInvoiceOutcome>(options, {
       writeGroup: (calls) => createInvoiceRows(sql, calls),
       writeAlone: (call) => createInvoiceRow(sql, call),
-      keyOf: (call) => `${call.workspaceId}\u0000${call.invoiceId}`,
+      keysOf: (call) => [`${call.workspaceId}\u0000${call.invoiceId}`],
       ...counted('createInvoice'),
     }),
   };

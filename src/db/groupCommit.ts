@@ -8,7 +8,7 @@
 export const WRITE_ALONE: unique symbol = Symbol('write alone');
 
 export type GroupCommitOptions = {
-  /** Items in one group at most; 1 writes each item alone, without the queue. */
+  /** Items in one group at most (counted by sizeOf); 1 writes each item alone, without the queue. */
   maxItems: number;
   /** Groups being written at once; the next group forms while they are. */
   maxInFlight: number;
@@ -26,11 +26,13 @@ export type GroupCommitSteps<T, R> = {
   writeGroup: (items: T[]) => Promise<(R | typeof WRITE_ALONE)[]>;
   writeAlone: (item: T) => Promise<R>;
   /**
-   * Items with the same key are never written at once (in one group, or in two groups in
+   * Items that share a key are never written at once (in one group, or in two groups in
    * flight): the later one waits until the earlier one's group has finished, so it sees it
    * committed (a replay, say) exactly as it would alone.
    */
-  keyOf: (item: T) => string;
+  keysOf: (item: T) => readonly string[];
+  /** How many of maxItems the item fills (default 1): a group takes items while they fit, the first one always. */
+  sizeOf?: (item: T) => number;
   /** Metrics: a group written, and a group that failed as a whole. */
   onGroup?: (size: number) => void;
   onGroupFailed?: () => void;
@@ -47,15 +49,16 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
   let scheduled = false;
 
   const flushAt = Math.min(options.flushAt ?? options.maxItems, options.maxItems);
+  const sizeOf = steps.sizeOf ?? (() => 1);
   /**
-   * Items that arrived since groups last went out. Only they count toward flushAt: items held
-   * back because their key is being written would otherwise send each newcomer alone.
+   * The size of the items that arrived since groups last went out. Only they count toward
+   * flushAt: items held back because a key is being written would otherwise send each newcomer alone.
    */
   let arrivals = 0;
   const dispatch = () => {
     arrivals = 0;
     while (inFlight < options.maxInFlight) {
-      const group = nextGroup(waiting, options.maxItems, steps.keyOf, writing);
+      const group = nextGroup(waiting, options.maxItems, steps, sizeOf, writing);
       if (group.length === 0) break;
       void write(group);
     }
@@ -75,9 +78,9 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
 
   const write = async (group: Waiting<T, R>[]) => {
     inFlight++;
-    const keys = group.map((entry) => steps.keyOf(entry.item));
+    const keys = group.flatMap((entry) => steps.keysOf(entry.item));
     for (const key of keys) writing.add(key);
-    steps.onGroup?.(group.length);
+    steps.onGroup?.(group.reduce((size, entry) => size + sizeOf(entry.item), 0));
     try {
       if (group.length === 1) return await alone(group[0]);
       let answers: (R | typeof WRITE_ALONE)[];
@@ -107,28 +110,37 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
     if (options.maxItems === 1) return steps.writeAlone(item);
     return new Promise<R>((resolve, reject) => {
       waiting.push({ item, resolve, reject });
-      arrivals++;
+      arrivals += sizeOf(item);
       schedule();
     });
   };
 }
 
-/** Takes up to `max` waiting items, in arrival order, no two with the same key, none with a key being written. */
+/**
+ * Takes waiting items in arrival order while their sizes fit in `max` (the first always does),
+ * passing over those that share a key with an item taken or being written.
+ */
 function nextGroup<T, R>(
   waiting: Waiting<T, R>[],
   max: number,
-  keyOf: (item: T) => string,
+  steps: Pick<GroupCommitSteps<T, R>, 'keysOf'>,
+  sizeOf: (item: T) => number,
   writing: ReadonlySet<string>,
 ): Waiting<T, R>[] {
   const group: Waiting<T, R>[] = [];
   const keys = new Set<string>(writing);
-  for (let index = 0; index < waiting.length && group.length < max;) {
-    const key = keyOf(waiting[index].item);
-    if (keys.has(key)) {
+  let size = 0;
+  for (let index = 0; index < waiting.length && size < max;) {
+    const item = waiting[index].item;
+    const itemKeys = steps.keysOf(item);
+    if (itemKeys.some((key) => keys.has(key))) {
       index++;
       continue;
     }
-    keys.add(key);
+    const itemSize = sizeOf(item);
+    if (group.length > 0 && size + itemSize > max) break;
+    for (const key of itemKeys) keys.add(key);
+    size += itemSize;
     group.push(...waiting.splice(index, 1));
   }
   return group;

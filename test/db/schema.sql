@@ -1571,7 +1571,8 @@ begin
     end if;
   end if;
 
-  if p_all_or_nothing then
+  -- Nothing to refuse when every entry claimed its ik and held.
+  if p_all_or_nothing and (cardinality(v_refused) > 0 or cardinality(v_claimed) < cardinality(p_iks)) then
     perform refuse_batch(p_workspace_ids, p_ledger_ids, p_iks, p_request_hashes, v_claimed, v_refused, v_failed);
   end if;
 

@@ -16,6 +16,13 @@ const POST = `mutation($ik: SafeString!, $entry: LedgerEntryInput!) {
     ... on InternalError { code }
   }
 }`;
+const POST_BATCH = `mutation($entries: [AddLedgerEntryInput!]!) {
+  addLedgerEntries(entries: $entries) {
+    __typename
+    ... on AddLedgerEntriesResult { results { isIkReplay entry { id } } }
+    ... on AddLedgerEntriesError { errors { ik code } }
+  }
+}`;
 const BALANCE = `query($path: String!) { ledgerAccount(ledgerAccount: { path: $path, ledger: { ik: "grouped" } }) { ownBalance } }`;
 const INT96_MAX = ((1n << 120n) - 1n).toString();
 
@@ -53,6 +60,12 @@ afterAll(() => server?.close());
 const post = async (ik: string, entry: Record<string, unknown>) =>
   (await gql(server.baseUrl, alice.token, POST, { ik, entry: { ledger: { ik: 'grouped' }, ...entry } })).body.data
     .addLedgerEntry;
+const postBatch = async (entries: { ik: string; entry: Record<string, unknown> }[]) =>
+  (
+    await gql(server.baseUrl, alice.token, POST_BATCH, {
+      entries: entries.map(({ ik, entry }) => ({ ik, entry: { ledger: { ik: 'grouped' }, ...entry } })),
+    })
+  ).body.data.addLedgerEntries;
 const balance = async (path: string) =>
   (await gql(server.baseUrl, alice.token, BALANCE, { path })).body.data.ledgerAccount.ownBalance as string;
 /** Between two accounts of one type: `from` goes down, `to` up. */
@@ -192,6 +205,82 @@ describe('group commit', () => {
     });
     // Decided from held accounts first, then confirmed from a fresh lookup: one round again, not three.
     expect((await counter('tally_ledger_stale_postings_total')) - staleBefore).toBe(1);
+  });
+
+  it('posts concurrent batches in fewer commits than batches, each all or nothing as if alone', async () => {
+    const groupsBefore = await counter('tally_ledger_posting_groups_total');
+    const entriesBefore = await counter('tally_ledger_grouped_entries_total');
+    const before = await Promise.all([0, 1, 2, 3].map((i) => balance(`payees/p${i}`)));
+    const batches = Array.from({ length: 12 }, (_, b) =>
+      Array.from({ length: 4 }, (_, i) => ({ ik: `batch-${b}-${i}`, entry: fund(`payees/p${i}`, 'bank', '2') })),
+    );
+    const results = await Promise.all(batches.map(postBatch));
+    expect(results.map((result) => result.__typename)).toEqual(Array(12).fill('AddLedgerEntriesResult'));
+    const ids = results.flatMap((result) => result.results.map((entry: { entry: { id: string } }) => entry.entry.id));
+    expect(new Set(ids).size).toBe(48);
+    expect((await counter('tally_ledger_grouped_entries_total')) - entriesBefore).toBe(48);
+    expect((await counter('tally_ledger_posting_groups_total')) - groupsBefore).toBeLessThan(12);
+    const after = await Promise.all([0, 1, 2, 3].map((i) => balance(`payees/p${i}`)));
+    expect(after.map((value, i) => BigInt(value) - BigInt(before[i]))).toEqual([24n, 24n, 24n, 24n]);
+  });
+
+  it('refuses only the batch a condition refuses; the batches grouped with it are written', async () => {
+    expect((await post('fill-wallet-for-batches', fund('wallet', 'bank', '5'))).__typename).toBe(
+      'AddLedgerEntryResult',
+    );
+    const walletBefore = await balance('wallet');
+    const spend = (ik: string, amount: string) => ({
+      ik,
+      entry: {
+        ...transfer('wallet', 'shop', amount),
+        conditions: [{ account: { path: 'wallet' }, postcondition: { ownBalance: { gte: '0' } } }],
+      },
+    });
+    const funding = (b: number) =>
+      Array.from({ length: 3 }, (_, i) => ({
+        ik: `beside-refused-${b}-${i}`,
+        entry: fund(`payees/p${i}`, 'bank', '1'),
+      }));
+    const results = await Promise.all([
+      postBatch(funding(0)),
+      // Its second entry would take the wallet below 0: nothing of it is written.
+      postBatch([spend('spend-ok-in-refused', '1'), spend('spend-too-much', '1000')]),
+      postBatch(funding(1)),
+      postBatch(funding(2)),
+    ]);
+    expect(results[1]).toEqual({
+      __typename: 'AddLedgerEntriesError',
+      errors: [{ ik: 'spend-too-much', code: 'entry_condition_failed' }],
+    });
+    for (const index of [0, 2, 3]) {
+      expect(results[index].results.map((entry: { isIkReplay: boolean }) => entry.isIkReplay)).toEqual([
+        false,
+        false,
+        false,
+      ]);
+    }
+    expect(await balance('wallet')).toBe(walletBefore);
+    const [written] = await server.db.sql<{ n: number }[]>`
+      select count(*)::int as n from ledger_entries where workspace_id = ${alice.workspaceId} and ik like 'spend-%-in-refused'`;
+    expect(written.n).toBe(0);
+  });
+
+  it('answers a batch sent twice at once with one write and one replay, and a reused key with its refusal', async () => {
+    const batch = [0, 1, 2].map((i) => ({ ik: `twin-batch-${i}`, entry: fund(`payees/p${i}`, 'bank', '3') }));
+    const clash = [{ ik: 'twin-batch-1', entry: fund('payees/p1', 'bank', '4') }];
+    const [first, second, reused] = await Promise.all([postBatch(batch), postBatch(batch), postBatch(clash)]);
+    const replays = [first, second].map((result) =>
+      result.results.map((entry: { isIkReplay: boolean }) => entry.isIkReplay),
+    );
+    expect(replays).toContainEqual([false, false, false]);
+    expect(replays).toContainEqual([true, true, true]);
+    expect(first.results.map((entry: { entry: { id: string } }) => entry.entry.id)).toEqual(
+      second.results.map((entry: { entry: { id: string } }) => entry.entry.id),
+    );
+    expect(reused).toEqual({
+      __typename: 'AddLedgerEntriesError',
+      errors: [{ ik: 'twin-batch-1', code: 'idempotency_key_reused' }],
+    });
   });
 
   it('leaves the ledger consistent', async () => {

@@ -18,7 +18,7 @@ function recorder(overrides: Partial<GroupCommitSteps<Item, string>> = {}) {
       alone.push(item.value);
       return `alone:${item.value}`;
     },
-    keyOf: (item) => item.key,
+    keysOf: (item) => [item.key],
     ...overrides,
   };
   return { groups, alone, steps };
@@ -137,6 +137,45 @@ describe('group commit', () => {
     release.get(1)!();
     release.get(2)!();
     expect(await Promise.all(later)).toEqual(['alone:1', 'alone:2']);
+  });
+
+  it('fills groups by item size, the first item always, and keeps apart items sharing any of their keys', async () => {
+    type Batch = { keys: string[]; size: number; value: number };
+    const groups: number[][] = [];
+    const alone: number[] = [];
+    const write = groupCommit<Batch, string>(
+      { maxItems: 10, maxInFlight: 1 },
+      {
+        writeGroup: async (batches) => {
+          groups.push(batches.map((batch) => batch.value));
+          return batches.map((batch) => `group:${batch.value}`);
+        },
+        writeAlone: async (batch) => {
+          alone.push(batch.value);
+          return `alone:${batch.value}`;
+        },
+        keysOf: (batch) => batch.keys,
+        sizeOf: (batch) => batch.size,
+      },
+    );
+    const batches: Batch[] = [
+      { keys: ['a', 'b'], size: 4, value: 0 },
+      { keys: ['c'], size: 4, value: 1 },
+      // Shares 'b' with the first: waits for a later group.
+      { keys: ['d', 'b'], size: 1, value: 2 },
+      // Would make 12 of 10: the group closes before it.
+      { keys: ['e'], size: 4, value: 3 },
+      { keys: ['f'], size: 1, value: 4 },
+      // Larger than a group on its own: goes first in its group, alone.
+      { keys: ['g'], size: 30, value: 5 },
+    ];
+    const answers = await Promise.all(batches.map(write));
+    expect(answers).toEqual(['group:0', 'group:1', 'group:2', 'group:3', 'group:4', 'alone:5']);
+    expect(groups).toEqual([
+      [0, 1],
+      [2, 3, 4],
+    ]);
+    expect(alone).toEqual([5]);
   });
 
   it('writes alone an item the group writer leaves, and answers the others from the group', async () => {

@@ -5,7 +5,6 @@ import { findLedgerEntriesById, linesOfEntries, postedRows, type PostingOutcome 
 import { expectedFailure } from '../../../db/errors.js';
 import { answeredFromPosting, checkOutcome, ledgerForEntry } from '../../entries/addEntry.js';
 import type { GqlContext } from '../../context.js';
-import { postAll } from '../../entries/postEntry.js';
 import { countEntriesWritten, timedPosting } from '../../entries/postingMetrics.js';
 import { prepareEntry, type PreparedEntry } from '../../entries/prepareEntry.js';
 import { asPostingMutationResult, preparingFrom, refuse } from '../../entries/staleTargets.js';
@@ -104,7 +103,7 @@ export const addLedgerEntries: NonNullable<MutationResolvers['addLedgerEntries']
     if (errors.length > 0) return batchFailed(errors);
 
     const check = (outcome: PostingOutcome, index: number) => checkOutcome(prepared[index], outcome, items[index].ik);
-    const result = await timedPosting(() => postAll(ctx.sql, prepared));
+    const result = await timedPosting(() => ctx.postings.postAll(prepared));
     if ('refused' in result) {
       try {
         check(result.outcome, result.refused);
