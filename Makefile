@@ -15,10 +15,15 @@ node_modules/.installed: package.json package-lock.json $(wildcard patches/*.pat
 
 install: node_modules/.installed ## Install dependencies (npm ci) when package-lock.json changed
 
+# V8's heap for a server under load: a 32 MB semi-space lets request garbage die young, and old
+# space grows 2x between full collections instead of up to 4x: 40-50 MiB less RSS at the same speed
+# (bench/HISTORY.md, 2026-11-30). The test harness starts servers with these too.
+SERVER_NODE_FLAGS ?= --max-semi-space-size=32 --heap-growing-percent=100
+
 # Two malloc arenas instead of one per thread (V8's and libuv's): 15-40 MiB less RSS under load, no
 # measured cost (bench/HISTORY.md, 2026-11-29). Set MALLOC_ARENA_MAX to override.
 run: build ## Serve on PORT (8080); embedded PostgreSQL in .data/ unless DATABASE_URL is set
-	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} node dist/src/main.js
+	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} node $(SERVER_NODE_FLAGS) dist/src/main.js
 
 build: install ## Compile the server to JavaScript in dist/ (esbuild, file by file); make run serves it
 	$(NODE_TS) src/cli/build.ts

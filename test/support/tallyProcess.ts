@@ -49,6 +49,12 @@ export async function startTally(env: Record<string, string>, options: StartOpti
   return { child, baseUrl: `http://127.0.0.1:${port}`, port, output: () => output };
 }
 
+/** The V8 flags `make run` starts the server with (SERVER_NODE_FLAGS in the checkout's Makefile). */
+export function serverNodeFlags(cwd = root): string[] {
+  const makefile = fs.readFileSync(path.join(cwd, 'Makefile'), 'utf8');
+  return /^SERVER_NODE_FLAGS \?= (.*)$/m.exec(makefile)?.[1].split(' ').filter(Boolean) ?? [];
+}
+
 export function spawnTally(
   env: Record<string, string>,
   port: number,
@@ -59,7 +65,7 @@ export function spawnTally(
   // TALLY_NODE_ARGS adds flags NODE_OPTIONS refuses (a benchmark's --cpu-prof, say).
   const extra = process.env.TALLY_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const entry = compiled ? [COMPILED_MAIN] : ['--import', 'tsx/esm', 'src/main.ts'];
-  return spawn(process.execPath, [...nodeFlags, ...extra, ...entry], {
+  return spawn(process.execPath, [...serverNodeFlags(cwd), ...nodeFlags, ...extra, ...entry], {
     cwd,
     // As `make run` starts it (two malloc arenas), unless the environment says otherwise.
     env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
