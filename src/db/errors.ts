@@ -132,7 +132,8 @@ const UNREACHABLE_CODES = new Set([
 ]);
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 
-function unavailable(error: unknown): boolean {
+/** Whether the error says the database is away (down, restarting, unreachable, out of connections). */
+export function databaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   if (typeof code !== 'string') return false;
   if (error instanceof postgres.PostgresError) return UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08');
@@ -140,7 +141,7 @@ function unavailable(error: unknown): boolean {
 }
 
 export function domainErrorFromDatabase(error: unknown): DomainError | undefined {
-  if (unavailable(error)) {
+  if (databaseUnavailable(error)) {
     return new DomainError('service_unavailable', 'The database cannot be reached right now; retry shortly.');
   }
   if (!(error instanceof postgres.PostgresError)) return undefined;

@@ -33,6 +33,11 @@ export type GroupCommitSteps<T, R> = {
   keysOf: (item: T) => readonly string[];
   /** How many of maxItems the item fills (default 1): a group takes items while they fit, the first one always. */
   sizeOf?: (item: T) => number;
+  /**
+   * Whether a group that failed as a whole with this error is written again item by item
+   * (default: always). No when the database is away: each item would only wait to fail again.
+   */
+  retriesAlone?: (error: unknown) => boolean;
   /** Metrics: a group written, and a group that failed as a whole. */
   onGroup?: (size: number) => void;
   onGroupFailed?: () => void;
@@ -86,9 +91,13 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
       let answers: (R | typeof WRITE_ALONE)[];
       try {
         answers = await steps.writeGroup(group.map((entry) => entry.item));
-      } catch {
-        // Something failed the whole statement (a deadlock, a lost connection): each item alone.
+      } catch (error) {
+        // Something failed the whole statement (a deadlock, a refusal of one item): each item alone.
         steps.onGroupFailed?.();
+        if (steps.retriesAlone && !steps.retriesAlone(error)) {
+          for (const entry of group) entry.reject(error);
+          return;
+        }
         await Promise.all(group.map(alone));
         return;
       }

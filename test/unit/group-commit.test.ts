@@ -207,6 +207,22 @@ describe('group commit', () => {
     expect(failed).toBe(1);
   });
 
+  it('fails every item with the group’s error, none written alone, when the error says retrying alone is pointless', async () => {
+    const unreachable = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    const { alone, steps } = recorder({
+      writeGroup: () => Promise.reject(unreachable),
+      retriesAlone: (error) => (error as { code?: string }).code !== 'ECONNREFUSED',
+    });
+    const write = groupCommit({ maxItems: 8, maxInFlight: 1 }, steps);
+    const answers = await Promise.allSettled(items(['a', 'b', 'c']).map(write));
+    expect(answers.map((answer) => (answer.status === 'rejected' ? answer.reason : answer.value))).toEqual([
+      unreachable,
+      unreachable,
+      unreachable,
+    ]);
+    expect(alone).toEqual([]);
+  });
+
   it('skips the queue when groups are of one', async () => {
     const { groups, alone, steps } = recorder();
     const write = groupCommit({ maxItems: 1, maxInFlight: 4 }, steps);

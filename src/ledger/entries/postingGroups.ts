@@ -1,3 +1,4 @@
+import { databaseUnavailable } from '../../db/errors.js';
 import { groupCommit, WRITE_ALONE } from '../../db/groupCommit.js';
 import {
   postLedgerEntries,
@@ -27,6 +28,7 @@ const ikKey = ({ posting }: PreparedEntry) => `${posting.workspaceId}\u0000${pos
 
 export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_POSTING_GROUPS): PostingGroups {
   const counted = {
+    retriesAlone: (error: unknown) => !databaseUnavailable(error),
     onGroup: (size: number) => {
       postingGroupsWritten.inc();
       groupedEntries.inc(size);
