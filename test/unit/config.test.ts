@@ -26,7 +26,7 @@ describe('loadConfig', () => {
 
   it('reads the group commit settings, the flush thresholds included', () => {
     expect(loadConfig({}).billingGroups).toEqual({ maxItems: 32, maxInFlight: 4, flushAt: 16 });
-    expect(loadConfig({}).postingGroups).toEqual({ maxEntries: 64, maxInFlight: 4, flushAt: 64 });
+    expect(loadConfig({}).postingGroups).toEqual({ maxEntries: 64, maxInFlight: 2, flushAt: 64 });
     const config = loadConfig({ BILLING_GROUP_FLUSH_AT: '8', POSTING_GROUP_FLUSH_AT: '24' });
     expect(config.billingGroups.flushAt).toBe(8);
     expect(config.postingGroups.flushAt).toBe(24);
