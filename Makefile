@@ -17,7 +17,7 @@ install: node_modules/.installed ## Install dependencies (npm ci) when package-l
 
 # V8's heap for a server under load: a 32 MB semi-space lets request garbage die young, and old
 # space grows 2x between full collections instead of up to 4x: 40-50 MiB less RSS at the same speed
-# (bench/HISTORY.md, 2026-11-30). The test harness starts servers with these too.
+# (bench/HISTORY.md, 2026-11-29, sixth session). The test harness starts servers with these too.
 SERVER_NODE_FLAGS ?= --max-semi-space-size=32 --heap-growing-percent=100
 
 # Two malloc arenas instead of one per thread (V8's and libuv's): 15-40 MiB less RSS under load, no
