@@ -14,7 +14,9 @@ const entryType = schema.getType('Entry') as GraphQLInputObjectType;
 
 describe('the graphql-js coercion patch', () => {
   it('answers what graphql-js answers: plain objects, no member for an absent field, unknown fields refused', () => {
-    const value = coerceInputValue({ lines: [{ account: 'a', amount: '1' }], description: 'd' }, entryType);
+    const value = coerceInputValue({ lines: [{ account: 'a', amount: '1' }], description: 'd' }, entryType) as {
+      lines: Record<string, unknown>[];
+    };
     expect(value).toEqual({ lines: [{ account: 'a', amount: '1' }], description: 'd' });
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.getPrototypeOf(value.lines[0])).toBe(Object.prototype);
