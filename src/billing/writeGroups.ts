@@ -1,4 +1,4 @@
-import { databaseUnavailable } from '../db/errors.js';
+import { cannotConnect } from '../db/errors.js';
 import { groupCommit, type GroupCommitOptions } from '../db/groupCommit.js';
 import {
   createInvoiceRow,
@@ -22,7 +22,7 @@ export type BillingWrites = {
 
 export function billingWrites(sql: Sql, options: GroupCommitOptions = DEFAULT_BILLING_GROUPS): BillingWrites {
   const counted = (operation: string) => ({
-    retriesAlone: (error: unknown) => !databaseUnavailable(error),
+    retriesAlone: (error: unknown) => !cannotConnect(error),
     onGroup: (size: number) => {
       billingWriteGroups.inc({ operation });
       billingGroupedWrites.inc({ operation }, size);

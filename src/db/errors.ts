@@ -132,6 +132,29 @@ const UNREACHABLE_CODES = new Set([
 ]);
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 
+// A connection could not even be opened: every other attempt now would fail the same way.
+const CANNOT_CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'CONNECT_TIMEOUT',
+]);
+const CANNOT_CONNECT_SQLSTATES = new Set(['57P03', '53300']);
+
+/**
+ * Whether the error says no connection can be opened now (refused, timed out, starting up, full),
+ * unlike the loss of one connection (a terminated backend, a reset socket) that another may not share.
+ */
+export function cannotConnect(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code !== 'string') return false;
+  if (error instanceof postgres.PostgresError) return CANNOT_CONNECT_SQLSTATES.has(code);
+  return CANNOT_CONNECT_CODES.has(code);
+}
+
 /** Whether the error says the database is away (down, restarting, unreachable, out of connections). */
 export function databaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;

@@ -35,7 +35,7 @@ export type GroupCommitSteps<T, R> = {
   sizeOf?: (item: T) => number;
   /**
    * Whether a group that failed as a whole with this error is written again item by item
-   * (default: always). No when the database is away: each item would only wait to fail again.
+   * (default: always). No when no connection can be opened: each item would only wait to fail again.
    */
   retriesAlone?: (error: unknown) => boolean;
   /** Metrics: a group written, and a group that failed as a whole. */
@@ -80,6 +80,11 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
   };
 
   const alone = (entry: Waiting<T, R>) => steps.writeAlone(entry.item).then(entry.resolve, entry.reject);
+  // In arrival order, each after the one before has finished: each meets what it would have met
+  // had the group not been tried (the first of two spends on one balance is the one that fits).
+  const oneAfterAnother = async (entries: Waiting<T, R>[]) => {
+    for (const entry of entries) await alone(entry);
+  };
 
   const write = async (group: Waiting<T, R>[]) => {
     inFlight++;
@@ -98,7 +103,7 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
           for (const entry of group) entry.reject(error);
           return;
         }
-        await Promise.all(group.map(alone));
+        await oneAfterAnother(group);
         return;
       }
       const leftAlone: Waiting<T, R>[] = [];
@@ -107,7 +112,7 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
         if (answer === WRITE_ALONE) leftAlone.push(entry);
         else entry.resolve(answer);
       });
-      await Promise.all(leftAlone.map(alone));
+      await oneAfterAnother(leftAlone);
     } finally {
       for (const key of keys) writing.delete(key);
       inFlight--;
@@ -127,7 +132,7 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
 
 /**
  * Takes waiting items in arrival order while their sizes fit in `max` (the first always does),
- * passing over those that share a key with an item taken or being written.
+ * passing over those that share a key with an item taken, being written or passed over.
  */
 function nextGroup<T, R>(
   waiting: Waiting<T, R>[],
@@ -143,6 +148,8 @@ function nextGroup<T, R>(
     const item = waiting[index].item;
     const itemKeys = steps.keysOf(item);
     if (itemKeys.some((key) => keys.has(key))) {
+      // Its other keys stay reserved too: a later item never overtakes it on a key they share.
+      for (const key of itemKeys) keys.add(key);
       index++;
       continue;
     }

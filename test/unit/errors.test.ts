@@ -121,3 +121,19 @@ describe('DomainError', () => {
     ]);
   });
 });
+
+describe('cannotConnect', () => {
+  it('tells a database no connection can reach from the loss of one connection', async () => {
+    const { cannotConnect, databaseUnavailable } = await import('../../src/db/errors.js');
+    const { default: postgres } = await import('postgres');
+    const sqlState = (code: string) => Object.assign(Object.create(postgres.PostgresError.prototype), { code });
+    for (const error of [{ code: 'ECONNREFUSED' }, { code: 'CONNECT_TIMEOUT' }, sqlState('57P03'), sqlState('53300')]) {
+      expect([cannotConnect(error), databaseUnavailable(error)]).toEqual([true, true]);
+    }
+    // A terminated backend or a reset socket: another connection may well work, so a group's items are tried alone.
+    for (const error of [{ code: 'ECONNRESET' }, { code: 'CONNECTION_CLOSED' }, sqlState('57P01')]) {
+      expect([cannotConnect(error), databaseUnavailable(error)]).toEqual([false, true]);
+    }
+    expect(cannotConnect(sqlState('40P01'))).toBe(false);
+  });
+});

@@ -178,6 +178,54 @@ describe('group commit', () => {
     expect(alone).toEqual([5]);
   });
 
+  it('never lets a later item overtake one held back on any key they share', async () => {
+    type Batch = { keys: string[]; value: number };
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const order: number[] = [];
+    const write = groupCommit<Batch, number>(
+      { maxItems: 8, maxInFlight: 2 },
+      {
+        writeGroup: async (batches) => batches.map((batch) => batch.value),
+        writeAlone: async (batch) => {
+          order.push(batch.value);
+          if (batch.value === 0) await gate;
+          return batch.value;
+        },
+        keysOf: (batch) => batch.keys,
+      },
+    );
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const first = write({ keys: ['a'], value: 0 });
+    await turn();
+    // 1 waits for 'a'; 2 shares only 'b' with it, and must not be written before it.
+    const later = [write({ keys: ['a', 'b'], value: 1 }), write({ keys: ['b'], value: 2 })];
+    await turn();
+    await turn();
+    expect(order).toEqual([0]);
+    open();
+    expect(await Promise.all([first, ...later])).toEqual([0, 1, 2]);
+    expect(order).toEqual([0, 1, 2]);
+  });
+
+  it('writes the items a group leaves alone one after another, in arrival order', async () => {
+    const running: number[] = [];
+    const overlaps: number[] = [];
+    const { steps } = recorder({
+      writeGroup: async (batch) => batch.map(() => WRITE_ALONE),
+      writeAlone: async (item) => {
+        if (running.length > 0) overlaps.push(item.value);
+        running.push(item.value);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running.pop();
+        return `alone:${item.value}`;
+      },
+    });
+    const write = groupCommit({ maxItems: 8, maxInFlight: 1 }, steps);
+    expect(await Promise.all(items(['a', 'b', 'c']).map(write))).toEqual(['alone:0', 'alone:1', 'alone:2']);
+    expect(overlaps).toEqual([]);
+  });
+
   it('writes alone an item the group writer leaves, and answers the others from the group', async () => {
     const { alone, steps } = recorder({
       writeGroup: async (batch) => batch.map((item) => (item.value === 1 ? WRITE_ALONE : `group:${item.value}`)),

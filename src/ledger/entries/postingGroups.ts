@@ -1,4 +1,4 @@
-import { databaseUnavailable } from '../../db/errors.js';
+import { cannotConnect } from '../../db/errors.js';
 import { groupCommit, WRITE_ALONE } from '../../db/groupCommit.js';
 import {
   postLedgerEntries,
@@ -28,7 +28,7 @@ const ikKey = ({ posting }: PreparedEntry) => `${posting.workspaceId}\u0000${pos
 
 export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_POSTING_GROUPS): PostingGroups {
   const counted = {
-    retriesAlone: (error: unknown) => !databaseUnavailable(error),
+    retriesAlone: (error: unknown) => !cannotConnect(error),
     onGroup: (size: number) => {
       postingGroupsWritten.inc();
       groupedEntries.inc(size);
