@@ -21,7 +21,7 @@ export type BillingWrites = {
 };
 
 export function billingWrites(sql: Sql, options: GroupCommitOptions = DEFAULT_BILLING_GROUPS): BillingWrites {
-  const counted = (operation: string) => ({
+  const commonSteps = (operation: string) => ({
     retriesAlone: (error: unknown) => !cannotConnect(error),
     onGroup: (size: number) => {
       billingWriteGroups.inc({ operation });
@@ -36,13 +36,13 @@ export function billingWrites(sql: Sql, options: GroupCommitOptions = DEFAULT_BI
       writeGroup: (calls) => syncTransactionRows(sql, calls),
       writeAlone: (call) => syncTransactionRow(sql, call),
       keysOf: (call) => [`${call.workspaceId}\u0000${call.transaction.externalId}`],
-      ...counted('syncTransaction'),
+      ...commonSteps('syncTransaction'),
     }),
     createInvoice: groupCommit<InvoiceCreateCall, CreateInvoiceOutcome>(options, {
       writeGroup: (calls) => createInvoiceRows(sql, calls),
       writeAlone: (call) => createInvoiceRow(sql, call),
       keysOf: (call) => [`${call.workspaceId}\u0000${call.invoiceId}`],
-      ...counted('createInvoice'),
+      ...commonSteps('createInvoice'),
     }),
   };
 }

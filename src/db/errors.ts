@@ -115,25 +115,10 @@ const UNSTORABLE_VALUE = new Set([
   '22003', // numeric_value_out_of_range
 ]);
 
-// The database is away (down, restarting, unreachable, out of connections): retryable, never a 500.
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  'CONNECT_TIMEOUT',
-]);
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-
-// A connection could not even be opened: every other attempt now would fail the same way.
-const CANNOT_CONNECT_CODES = new Set([
+// The database is away: either no connection can be opened now (refused, timed out, starting
+// up, full), or one connection was lost (a terminated backend, a reset socket) that another may
+// not share. Both are retryable, never a 500.
+const CANNOT_CONNECT_CODES = [
   'ECONNREFUSED',
   'ETIMEDOUT',
   'EHOSTUNREACH',
@@ -141,26 +126,31 @@ const CANNOT_CONNECT_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
   'CONNECT_TIMEOUT',
-]);
-const CANNOT_CONNECT_SQLSTATES = new Set(['57P03', '53300']);
+];
+const CANNOT_CONNECT_SQLSTATES = ['57P03', '53300'];
+const LOST_CONNECTION_CODES = ['ECONNRESET', 'EPIPE', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED'];
+const LOST_CONNECTION_SQLSTATES = ['57P01', '57P02']; // plus class 08, connection exceptions
 
-/**
- * Whether the error says no connection can be opened now (refused, timed out, starting up, full),
- * unlike the loss of one connection (a terminated backend, a reset socket) that another may not share.
- */
-export function cannotConnect(error: unknown): boolean {
+/** The error's code, and whether it is a SQLSTATE from PostgreSQL rather than the driver's or the socket's. */
+function databaseCode(error: unknown): { code: string; sqlState: boolean } | undefined {
   const code = (error as { code?: unknown })?.code;
-  if (typeof code !== 'string') return false;
-  if (error instanceof postgres.PostgresError) return CANNOT_CONNECT_SQLSTATES.has(code);
-  return CANNOT_CONNECT_CODES.has(code);
+  return typeof code === 'string' ? { code, sqlState: error instanceof postgres.PostgresError } : undefined;
 }
 
-/** Whether the error says the database is away (down, restarting, unreachable, out of connections). */
+/** Whether the error says no connection can be opened now, unlike the loss of one connection. */
+export function cannotConnect(error: unknown): boolean {
+  const found = databaseCode(error);
+  if (!found) return false;
+  return (found.sqlState ? CANNOT_CONNECT_SQLSTATES : CANNOT_CONNECT_CODES).includes(found.code);
+}
+
+/** Whether the error says the database is away (down, restarting, unreachable, out of connections, a connection lost). */
 export function databaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  if (typeof code !== 'string') return false;
-  if (error instanceof postgres.PostgresError) return UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08');
-  return UNREACHABLE_CODES.has(code);
+  if (cannotConnect(error)) return true;
+  const found = databaseCode(error);
+  if (!found) return false;
+  if (found.sqlState) return LOST_CONNECTION_SQLSTATES.includes(found.code) || found.code.startsWith('08');
+  return LOST_CONNECTION_CODES.includes(found.code);
 }
 
 export function domainErrorFromDatabase(error: unknown): DomainError | undefined {

@@ -1,20 +1,15 @@
 import type postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkBillingReferences } from '../../src/db/billingChecks.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/database.js';
 
 // Billing rows name their parents without foreign keys; the check must find each kind of row
 // left without its parent (the billing integration tests run it after their writes).
 
-let db: TestDatabase;
 let sql: postgres.Sql;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  sql = db.sql;
-});
-afterAll(async () => {
-  await db?.drop();
+useTestDatabase(async (created) => {
+  sql = created;
 });
 
 describe('checkBillingReferences', () => {

@@ -1,21 +1,16 @@
 import type postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ledgerLocalHour } from '../../src/core/calendar.js';
 import { formatUtcOffset, MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES } from '../../src/core/time.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/database.js';
 
 // The server states each entry's local hour to the group statement (ledgerLocalHour), which then
 // files balances by it: it must be, to the character, what the database's ledger_local_hour says.
 
-let db: TestDatabase;
 let sql: postgres.Sql;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  sql = db.sql;
-});
-afterAll(async () => {
-  await db?.drop();
+useTestDatabase(async (created) => {
+  sql = created;
 });
 
 const YEAR_MS = 365.25 * 24 * 3_600_000;

@@ -1,8 +1,8 @@
 import type postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NewLedgerAccount } from '../../src/db/ledgerAccounts.js';
 import { postLedgerEntries, type PostingOutcome } from '../../src/db/ledgerEntries.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/database.js';
 import { entryPosting, postingLine } from '../support/postings.js';
 import { waitingOnLocks } from '../support/lockWaits.js';
 
@@ -11,20 +11,15 @@ import { waitingOnLocks } from '../support/lockWaits.js';
 // path wait for the first creator and use its row, and paths are taken in one order, so two
 // postings that plan the same paths in opposite orders do not deadlock.
 
-let db: TestDatabase;
 let sql: postgres.Sql;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  sql = db.sql;
+useTestDatabase(async (created) => {
+  sql = created;
   await sql`insert into workspaces (id, name) values ('w', 'w')`;
   await sql`insert into ledgers (workspace_id, id, ik, name, request_hash) values ('w', 'l', 'l', 'l', 'h')`;
   await sql`
     insert into ledger_accounts (workspace_id, ledger_id, id, ik, path, depth, type, currency_mode, currency_code, consistency, request_hash)
     values ('w', 'l', 'cash', 'cash', 'cash', 1, 'asset', 'single', 'USD', '{"ownBalanceUpdates": "strong"}', 'h')`;
-});
-afterAll(async () => {
-  await db?.drop();
 });
 
 const planned = (ik: string, path: string): NewLedgerAccount => ({

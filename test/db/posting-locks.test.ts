@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../support/database.js';
 import { waitingOnLocks } from '../support/lockWaits.js';
 
 // Postings lock every balance row they will update in one global order before they judge a
@@ -8,12 +8,10 @@ import { waitingOnLocks } from '../support/lockWaits.js';
 // when a posting locked only part of its rows first: a third transaction holds a row that both
 // postings must wait for after their first locks, then lets go.
 
-let db: TestDatabase;
 let sql: postgres.Sql;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  sql = db.sql;
+useTestDatabase(async (created) => {
+  sql = created;
   await sql`insert into workspaces (id, name) values ('w', 'w')`;
   await sql`insert into ledgers (workspace_id, id, ik, name, request_hash) values ('w', 'l', 'l', 'l', 'h')`;
   // e: multi-currency, eventual (locked only when a condition bounds it); x: the shared counter-account.
@@ -24,9 +22,6 @@ beforeAll(async () => {
            ('w', 'l', 'k1', 'k1', 'k1', 1, 'asset', 'single', 'USD', '{"ownBalanceUpdates": "strong"}', 'h'),
            ('w', 'l', 'k2', 'k2', 'k2', 1, 'asset', 'single', 'USD', '{"ownBalanceUpdates": "strong"}', 'h'),
            ('w', 'l', 'k3', 'k3', 'k3', 1, 'asset', 'single', 'USD', '{"ownBalanceUpdates": "strong"}', 'h')`;
-});
-afterAll(async () => {
-  await db?.drop();
 });
 
 type Line = { account: string; currency: string; amount: string };

@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sqlRefusal } from '../../src/db/errors.js';
 import type { NewLedgerAccount } from '../../src/db/ledgerAccounts.js';
 import { postLedgerEntries, postLedgerEntry, type EntryPosting } from '../../src/db/ledgerEntries.js';
@@ -7,7 +7,7 @@ import { updateLedgerAccountRow } from '../../src/db/ledgerAccounts.js';
 import { lockLedgerForAccountChange } from '../../src/db/ledgers.js';
 import { findPostingTargets } from '../../src/db/postingLookup.js';
 import { postingTargets } from '../../src/ledger/entries/postingTargets.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/database.js';
 import { waitingOnLocks } from '../support/lockWaits.js';
 import { entryPosting, postingLine } from '../support/postings.js';
 
@@ -16,12 +16,12 @@ import { entryPosting, postingLine } from '../support/postings.js';
 // prepared from (the ledger row, its accounts' changes and removals, a ledger inserted again),
 // and a posting from a revision that moved must be refused with nothing written.
 
-let db: TestDatabase;
 let sql: postgres.Sql;
+let url: string;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  sql = db.sql;
+useTestDatabase(async (created, createdUrl) => {
+  sql = created;
+  url = createdUrl;
   await sql`insert into workspaces (id, name) values ('w', 'w')`;
   await sql`insert into ledgers (workspace_id, id, ik, name, request_hash) values ('w', 'l', 'main', 'l', 'h')`;
   await sql`
@@ -29,9 +29,6 @@ beforeAll(async () => {
     values ('w', 'l', 'cash', 'cash', 'cash', 1, 'asset', 'single', 'USD', '{}', 'h'),
            ('w', 'l', 'bank', 'bank', 'bank', 1, 'asset', 'single', 'USD', '{}', 'h'),
            ('w', 'l', 'spare', 'spare', 'spare', 1, 'asset', 'single', 'USD', '{}', 'h')`;
-});
-afterAll(async () => {
-  await db?.drop();
 });
 
 const revision = async () =>
@@ -250,7 +247,7 @@ describe('posting targets held in memory', () => {
   /** A pool of its own that counts the statements it sends. */
   const counted = () => {
     let statements = 0;
-    const pool = postgres(db.url, { max: 2, onnotice: () => {}, debug: () => (statements += 1) });
+    const pool = postgres(url, { max: 2, onnotice: () => {}, debug: () => (statements += 1) });
     return { sql: pool, statements: () => statements };
   };
   const cash = { workspaceId: 'w', match: { ik: 'main' }, ids: [], paths: ['cash'], iks: [] };

@@ -1,19 +1,17 @@
 import type postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findPostingTargets, type TargetQuery } from '../../src/db/postingLookup.js';
 import { postingTargets } from '../../src/ledger/entries/postingTargets.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/database.js';
 
 // The lookups of entries that arrive together share one statement: each still answers exactly
 // what it would alone (its own workspace, ledger and accounts), and one lookup PostgreSQL
 // refuses fails only itself.
 
-let db: TestDatabase;
 let sql: postgres.Sql;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  sql = db.sql;
+useTestDatabase(async (created) => {
+  sql = created;
   await sql`insert into workspaces (id, name) values ('w1', 'w1'), ('w2', 'w2')`;
   await sql`
     insert into ledgers (workspace_id, id, ik, name, request_hash, deleted_at) values
@@ -26,9 +24,6 @@ beforeAll(async () => {
   await account('w1', 'l1', 'a2', 'bank');
   await account('w1', 'l2', 'a3', 'cash');
   await account('w2', 'l3', 'a4', 'cash');
-});
-afterAll(async () => {
-  await db?.drop();
 });
 
 const query = (workspaceId: string, match: TargetQuery['match'], refs: Partial<TargetQuery> = {}): TargetQuery => ({

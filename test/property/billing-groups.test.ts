@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WRITE_ALONE } from '../../src/db/groupCommit.js';
 import {
   createInvoiceRow,
@@ -16,7 +16,7 @@ import {
   type SyncCall,
   type SyncOutcome,
 } from '../../src/db/transactions.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/database.js';
 
 // The oracle of the set-based billing groups: a random sequence of invoice creates and
 // transaction syncs, reaching every outcome (taken ids, unknown products, users, invoices and
@@ -28,15 +28,10 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 40);
 
-let db: TestDatabase;
 let sql: postgres.Sql;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  sql = db.sql;
-});
-afterAll(async () => {
-  await db?.drop();
+useTestDatabase(async (created) => {
+  sql = created;
 });
 
 type UserRef = { id: string } | { externalId: string };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPlannedAccounts, type NewLedgerAccount } from '../../src/db/ledgerAccounts.js';
 import {
   postLedgerEntries,
@@ -9,7 +9,7 @@ import {
   type PlannedAccountOf,
   type PostingOutcome,
 } from '../../src/db/ledgerEntries.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { useTestDatabase } from '../support/database.js';
 import { entryPosting, postingLine } from '../support/postings.js';
 
 // The oracle of group commit: a random sequence of postings (conditions that hold and fail,
@@ -33,16 +33,11 @@ const ACCOUNTS = [
 ] as const;
 const EXISTING = 4;
 
-let db: TestDatabase;
 let sql: postgres.Sql;
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  sql = db.sql;
+useTestDatabase(async (created) => {
+  sql = created;
   await sql`insert into workspaces (id, name) values ('w', 'w')`;
-});
-afterAll(async () => {
-  await db?.drop();
 });
 
 type Bound = { gte?: string; lte?: string };

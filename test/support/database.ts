@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { ensureDatabase } from '../../src/db/database.js';
 import { connect, type Sql } from '../../src/db/sql.js';
 import { TEMPLATE_DATABASE } from './globalSetup.js';
@@ -22,4 +22,19 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await admin.end();
     },
   };
+}
+
+/**
+ * A test file's own database, created before its tests and dropped after them; `ready` gets its
+ * connection first (to keep it, and to seed rows every test shares).
+ */
+export function useTestDatabase(ready: (sql: Sql, url: string) => Promise<void> | void): void {
+  let db: TestDatabase | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    await ready(db.sql, db.url);
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
 }

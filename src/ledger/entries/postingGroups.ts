@@ -27,7 +27,7 @@ export type PostingGroups = {
 const ikKey = ({ posting }: PreparedEntry) => `${posting.workspaceId}\u0000${posting.ledgerId}\u0000${posting.ik}`;
 
 export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_POSTING_GROUPS): PostingGroups {
-  const counted = {
+  const commonSteps = {
     retriesAlone: (error: unknown) => !cannotConnect(error),
     onGroup: (size: number) => {
       postingGroupsWritten.inc();
@@ -48,7 +48,7 @@ export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_P
     // An entry whose ik is already in the group waits for the next one: posted after its
     // twin, it replays it (or posts, if the twin was refused).
     keysOf: (prepared) => [ikKey(prepared)],
-    ...counted,
+    ...commonSteps,
   });
 
   const postBatch = groupCommit<readonly PreparedEntry[], BatchOutcome>(settings, {
@@ -56,7 +56,7 @@ export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_P
     writeAlone: (batch) => postAll(sql, batch),
     keysOf: (batch) => batch.map(ikKey),
     sizeOf: (batch) => batch.length,
-    ...counted,
+    ...commonSteps,
   });
 
   return {
