@@ -13,7 +13,7 @@ import { compileIfBuildable, startTally, stopTally } from '../test/support/tally
 import { databaseCounters, sampleBackends, type DatabaseFigures } from './support/databaseCounters.js';
 import { gqlCall } from './support/graphqlPost.js';
 import { runLoad } from './support/load.js';
-import { idlePercentSince, machineTimes } from './support/processStats.js';
+import { busyJiffiesSince, idlePercentSince, machineTimes } from './support/processStats.js';
 import { installReferenceLedger, referenceTransfer, referenceTransfers } from './support/referenceLedger.js';
 
 // `make bench-ledger`: the posting engine against spawned servers on a durable embedded
@@ -51,6 +51,9 @@ type Figures = Partial<DatabaseFigures> & {
   serverRssMiB?: number;
   /** CPU per entry of the measured server, of the load generator, and of the rest of the machine (PostgreSQL, mostly). */
   serverCpuUsPerEntry?: number;
+  /** Of it, the server's main thread (the event loop, where every request's JavaScript runs), and the share of the run it was on a core. */
+  serverMainThreadCpuUsPerEntry?: number;
+  serverMainThreadBusyPercent?: number;
   loadCpuUsPerEntry?: number;
   restCpuUsPerEntry?: number;
   /** Share of the machine's CPU time that was idle during the run (both cores). */
@@ -172,6 +175,8 @@ async function overHttp(sql: Sql, server: Server, load: Load): Promise<Figures> 
     ...(await counted(entries)),
     serverRssMiB: figures.serverRssMiB,
     serverCpuUsPerEntry: perEntry(figures.serverCpuUsPerRequest),
+    serverMainThreadCpuUsPerEntry: perEntry(figures.serverMainThreadCpuUsPerRequest),
+    serverMainThreadBusyPercent: figures.serverMainThreadBusyPercent,
     loadCpuUsPerEntry: perEntry(figures.loadCpuUsPerRequest),
     restCpuUsPerEntry: perEntry(figures.restCpuUsPerRequest),
     machineIdlePercent,
@@ -190,6 +195,7 @@ async function overSql(
   let errors = 0;
   const counted = await databaseCounters(sql);
   const machineBefore = machineTimes();
+  const clientBefore = process.cpuUsage();
   const deadline = performance.now() + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: clients }, async (_, client) => {
@@ -206,9 +212,15 @@ async function overSql(
     }),
   );
   const entries = (latencies.length - errors) * entriesPerCall;
+  // This process is the SQL client here (in the load generator's column); the rest is PostgreSQL's.
+  const clientUsage = process.cpuUsage(clientBefore);
+  const clientUs = clientUsage.user + clientUsage.system;
+  const busyUs = busyJiffiesSince(machineBefore) * 10_000;
   return {
     ...summarize(latencies, entries, errors),
     ...(await counted(entries)),
+    loadCpuUsPerEntry: Math.round(clientUs / Math.max(1, entries)),
+    restCpuUsPerEntry: Math.round(Math.max(0, busyUs - clientUs) / Math.max(1, entries)),
     machineIdlePercent: idlePercentSince(machineBefore),
   };
 }
@@ -596,7 +608,7 @@ function write(report: Report) {
   );
   const { runs } = report;
   const row = (name: string, f: Figures) =>
-    `| ${name} | ${f.entriesPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${f.statementsPerEntry ?? '–'} | ${f.walRecordsPerEntry ?? '–'} | ${f.walBytesPerEntry ?? '–'} | ${f.serverRssMiB ?? '–'} | ${f.serverCpuUsPerEntry ?? '–'} | ${f.loadCpuUsPerEntry ?? '–'} | ${f.restCpuUsPerEntry ?? '–'} | ${f.machineIdlePercent ?? '–'} | ${f.backendWaits ?? '–'} |`;
+    `| ${name} | ${f.entriesPerSecond} | ${f.p50Ms} | ${f.p99Ms} | ${f.errors} | ${f.statementsPerEntry ?? '–'} | ${f.walRecordsPerEntry ?? '–'} | ${f.walBytesPerEntry ?? '–'} | ${f.serverRssMiB ?? '–'} | ${f.serverCpuUsPerEntry ?? '–'} | ${f.serverMainThreadCpuUsPerEntry ?? '–'} | ${f.serverMainThreadBusyPercent ?? '–'} | ${f.loadCpuUsPerEntry ?? '–'} | ${f.restCpuUsPerEntry ?? '–'} | ${f.machineIdlePercent ?? '–'} | ${f.backendWaits ?? '–'} |`;
   const ratio = (a: Figures | undefined, b: Figures | undefined) =>
     a && b && b.entriesPerSecond > 0
       ? (Math.round((a.entriesPerSecond / b.entriesPerSecond) * 100) / 100).toString()
@@ -611,8 +623,8 @@ function write(report: Report) {
       'and each run starts once the balance fold has drained the runs before it and a checkpoint has written their pages. ' +
       'Entries are 2-line transfers over GraphQL unless the phase says otherwise, sent by autocannon (bench/support/load.ts); requests/s for the floor.',
     '',
-    '| Phase, run | entries/s | p50 ms | p99 ms | errors | statements/entry | WAL records/entry | WAL bytes/entry | server RSS MiB | server CPU µs/entry | load generator CPU µs/entry | rest of the machine (PostgreSQL) CPU µs/entry | machine idle % | busy backends (mean), by wait |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| Phase, run | entries/s | p50 ms | p99 ms | errors | statements/entry | WAL records/entry | WAL bytes/entry | server RSS MiB | server CPU µs/entry | of it, main thread µs/entry | main thread on a core % | load generator CPU µs/entry | rest of the machine (PostgreSQL) CPU µs/entry | machine idle % | busy backends (mean), by wait |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...Object.entries(runs).flatMap(([phase, phaseRuns]) =>
       Object.entries(phaseRuns).map(([run, figures]) => row(`${phase}: ${run}`, figures)),
     ),

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { cpuSeconds, machineTimes, rssMiB } from './processStats.js';
+import { cpuSeconds, machineTimes, mainThreadCpuSeconds, rssMiB } from './processStats.js';
 
 // Closed-loop HTTP load with autocannon: `clients` keep-alive connections, each sending its next
 // request as soon as the previous answer is in, for `seconds`. autocannon writes prebuilt request
@@ -25,6 +25,9 @@ export type LoadFigures = {
   /** Answers by status when some were not the expected one, for the log. */
   statuses?: string;
   serverCpuUsPerRequest: number;
+  /** Of it, the server's main thread (its event loop), and the share of the run that thread was on a core. */
+  serverMainThreadCpuUsPerRequest: number;
+  serverMainThreadBusyPercent: number;
   loadCpuUsPerRequest: number;
   /** Busy CPU of the machine outside the server and the load generator: PostgreSQL, mostly. */
   restCpuUsPerRequest: number;
@@ -53,6 +56,7 @@ export async function runLoad(load: Load): Promise<LoadFigures> {
   let rss = 0;
   const sampler = setInterval(() => (rss = Math.max(rss, rssMiB(load.serverPid))), 500);
   const serverBefore = cpuSeconds(load.serverPid);
+  const mainThreadBefore = mainThreadCpuSeconds(load.serverPid);
   const loadBefore = process.cpuUsage();
   const machineBefore = machineTimes();
   const result = await autocannon({
@@ -77,6 +81,7 @@ export async function runLoad(load: Load): Promise<LoadFigures> {
   clearInterval(sampler);
 
   const serverCpu = cpuSeconds(load.serverPid) - serverBefore;
+  const mainThreadCpu = mainThreadCpuSeconds(load.serverPid) - mainThreadBefore;
   const loadUsage = process.cpuUsage(loadBefore);
   const loadCpu = (loadUsage.user + loadUsage.system) / 1e6;
   const machine = machineTimes();
@@ -94,6 +99,8 @@ export async function runLoad(load: Load): Promise<LoadFigures> {
     errors,
     ...(errors ? { statuses: JSON.stringify(result.statusCodeStats) } : {}),
     serverCpuUsPerRequest: perRequest(serverCpu),
+    serverMainThreadCpuUsPerRequest: perRequest(mainThreadCpu),
+    serverMainThreadBusyPercent: Math.round((mainThreadCpu / result.duration) * 100),
     loadCpuUsPerRequest: perRequest(loadCpu),
     restCpuUsPerRequest: perRequest(Math.max(0, busyCpu - serverCpu - loadCpu)),
     machineIdlePercent: Math.round(
