@@ -632,6 +632,7 @@ function write(report: Report) {
     `- Transfers with group commit: ${ratio(transfersGrouped, runs.floor?.['GraphQL { __typename }'])}× the GraphQL floor, ` +
       `${ratio(transfersGrouped, runs.transfers?.['minimal SQL reference ledger'])}× the minimal SQL reference ledger, ` +
       `${ratio(transfersGrouped, runs.transfers?.[UNGROUPED])}× the same server without grouping.`,
+    ...cpuBudgetLine(transfersGrouped, runs.floor?.['GraphQL { __typename }'], report.cpus),
     `- Hot account (strong) with group commit: ${ratio(runs['hot strong']?.[GROUPED], runs['hot strong']?.['minimal SQL reference ledger'])}× the reference ledger, whose bound is its row lock.`,
     `- WAL records per entry by kind (pg_walinspect): ${Object.entries(runs)
       .flatMap(([phase, phaseRuns]) =>
@@ -648,6 +649,21 @@ function write(report: Report) {
   ];
   fs.writeFileSync(path.join(dir, 'ledger-post.md'), lines.join('\n'));
   console.log(lines.join('\n'));
+}
+
+/**
+ * What 0.4× the floor would cost the machine at the transfers' CPU per entry (server, load
+ * generator and PostgreSQL): above the cores there are, no scheduling gets there.
+ */
+function cpuBudgetLine(transfers: Figures | undefined, floorRun: Figures | undefined, cpus: number): string[] {
+  if (!transfers?.serverCpuUsPerEntry || !floorRun) return [];
+  const perEntry =
+    transfers.serverCpuUsPerEntry + (transfers.loadCpuUsPerEntry ?? 0) + (transfers.restCpuUsPerEntry ?? 0);
+  const rate = Math.round(floorRun.entriesPerSecond * 0.4);
+  const cores = Math.round(((perEntry * rate) / 1e6) * 100) / 100;
+  return [
+    `- Transfers cost the machine ${perEntry} µs of CPU each (server ${transfers.serverCpuUsPerEntry}, of it its main thread ${transfers.serverMainThreadCpuUsPerEntry ?? '–'}; load generator ${transfers.loadCpuUsPerEntry}; PostgreSQL ${transfers.restCpuUsPerEntry}): 0.4× the floor, ${rate}/s, would take ${cores} of the ${cpus} cores. The floor's server spends ${floorRun.serverMainThreadCpuUsPerEntry ?? '–'} µs of its main thread a request, which is on a core ${floorRun.serverMainThreadBusyPercent ?? '–'} % of the run: the floor is that one thread's bound.`,
+  ];
 }
 
 await main();
