@@ -662,7 +662,7 @@ function cpuBudgetLine(transfers: Figures | undefined, floorRun: Figures | undef
   const rate = Math.round(floorRun.entriesPerSecond * 0.4);
   const cores = Math.round(((perEntry * rate) / 1e6) * 100) / 100;
   return [
-    `- Transfers cost the machine ${perEntry} µs of CPU each (server ${transfers.serverCpuUsPerEntry}, of it its main thread ${transfers.serverMainThreadCpuUsPerEntry ?? '–'}; load generator ${transfers.loadCpuUsPerEntry}; PostgreSQL ${transfers.restCpuUsPerEntry}): 0.4× the floor, ${rate}/s, would take ${cores} of the ${cpus} cores. The floor's server spends ${floorRun.serverMainThreadCpuUsPerEntry ?? '–'} µs of its main thread a request, which is on a core ${floorRun.serverMainThreadBusyPercent ?? '–'} % of the run: the floor is that one thread's bound.`,
+    `- Transfers cost the machine ${perEntry} µs of CPU each (server ${transfers.serverCpuUsPerEntry}, of it its main thread ${transfers.serverMainThreadCpuUsPerEntry ?? '–'}; load generator ${transfers.loadCpuUsPerEntry}; the rest of the machine, mostly PostgreSQL, ${transfers.restCpuUsPerEntry}): 0.4× the floor, ${rate}/s, would take ${cores} of the ${cpus} cores. The floor's server spends ${floorRun.serverMainThreadCpuUsPerEntry ?? '–'} µs of its main thread a request, which is on a core ${floorRun.serverMainThreadBusyPercent ?? '–'} % of the run: the floor is that one thread's bound.`,
   ];
 }
 

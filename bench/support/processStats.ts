@@ -16,7 +16,9 @@ export function mainThreadCpuSeconds(pid: number): number {
 }
 
 function statCpuSeconds(file: string): number {
-  const fields = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
+  // The command name in parentheses may hold spaces and parentheses itself: the fields follow the last ')'.
+  const text = fs.readFileSync(file, 'utf8');
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
