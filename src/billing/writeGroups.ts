@@ -1,4 +1,3 @@
-import { cannotConnect } from '../db/errors.js';
 import { groupCommit, type GroupCommitOptions } from '../db/groupCommit.js';
 import {
   createInvoiceRow,
@@ -22,7 +21,6 @@ export type BillingWrites = {
 
 export function billingWrites(sql: Sql, options: GroupCommitOptions = DEFAULT_BILLING_GROUPS): BillingWrites {
   const commonSteps = (operation: string) => ({
-    retriesAlone: (error: unknown) => !cannotConnect(error),
     onGroup: (size: number) => {
       billingWriteGroups.inc({ operation });
       billingGroupedWrites.inc({ operation }, size);

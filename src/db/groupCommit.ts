@@ -1,3 +1,5 @@
+import { cannotConnect } from './connectionErrors.js';
+
 // Group commit: writes that arrive while earlier groups are being written wait for the next
 // group, which the caller writes in one statement and one commit (one round trip and one WAL
 // flush instead of one each). Every write keeps the answer it would get alone: the group writer
@@ -35,7 +37,7 @@ export type GroupCommitSteps<T, R> = {
   sizeOf?: (item: T) => number;
   /**
    * Whether a group that failed as a whole with this error is written again item by item
-   * (default: always). No when no connection can be opened: each item would only wait to fail again.
+   * (default: unless no connection can be opened, when each item would only wait to fail again).
    */
   retriesAlone?: (error: unknown) => boolean;
   /** Metrics: a group written, and a group that failed as a whole. */
@@ -55,6 +57,7 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
 
   const flushAt = Math.min(options.flushAt ?? options.maxItems, options.maxItems);
   const sizeOf = steps.sizeOf ?? (() => 1);
+  const retriesAlone = steps.retriesAlone ?? ((error: unknown) => !cannotConnect(error));
   /**
    * The size of the items that arrived since groups last went out. Only they count toward
    * flushAt: items held back because a key is being written would otherwise send each newcomer alone.
@@ -99,7 +102,7 @@ export function groupCommit<T, R>(options: GroupCommitOptions, steps: GroupCommi
       } catch (error) {
         // Something failed the whole statement (a deadlock, a refusal of one item): each item alone.
         steps.onGroupFailed?.();
-        if (steps.retriesAlone && !steps.retriesAlone(error)) {
+        if (!retriesAlone(error)) {
           for (const entry of group) entry.reject(error);
           return;
         }

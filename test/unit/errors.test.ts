@@ -124,7 +124,7 @@ describe('DomainError', () => {
 
 describe('cannotConnect', () => {
   it('tells a database no connection can reach from the loss of one connection', async () => {
-    const { cannotConnect, databaseUnavailable } = await import('../../src/db/errors.js');
+    const { cannotConnect, databaseUnavailable } = await import('../../src/db/connectionErrors.js');
     const { default: postgres } = await import('postgres');
     const sqlState = (code: string) => Object.assign(Object.create(postgres.PostgresError.prototype), { code });
     for (const error of [{ code: 'ECONNREFUSED' }, { code: 'CONNECT_TIMEOUT' }, sqlState('57P03'), sqlState('53300')]) {

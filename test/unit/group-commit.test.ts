@@ -5,11 +5,13 @@ import { groupCommit, WRITE_ALONE, type GroupCommitSteps } from '../../src/db/gr
 // when the group writer answers, leaves an item alone, or fails as a whole.
 
 type Item = { key: string; value: number };
+/** An item keyed once (`key`) or several times (`keys`, a batch's iks); `value` names it in the records. */
+type Keyed = { value: number } & ({ key: string } | { keys: string[] });
 
-function recorder(overrides: Partial<GroupCommitSteps<Item, string>> = {}) {
+function recorder<T extends Keyed = Item>(overrides: Partial<GroupCommitSteps<T, string>> = {}) {
   const groups: number[][] = [];
   const alone: number[] = [];
-  const steps: GroupCommitSteps<Item, string> = {
+  const steps: GroupCommitSteps<T, string> = {
     writeGroup: async (items) => {
       groups.push(items.map((item) => item.value));
       return items.map((item) => `group:${item.value}`);
@@ -18,7 +20,7 @@ function recorder(overrides: Partial<GroupCommitSteps<Item, string>> = {}) {
       alone.push(item.value);
       return `alone:${item.value}`;
     },
-    keysOf: (item) => [item.key],
+    keysOf: (item) => ('keys' in item ? item.keys : [item.key]),
     ...overrides,
   };
   return { groups, alone, steps };
@@ -141,23 +143,8 @@ describe('group commit', () => {
 
   it('fills groups by item size, the first item always, and keeps apart items sharing any of their keys', async () => {
     type Batch = { keys: string[]; size: number; value: number };
-    const groups: number[][] = [];
-    const alone: number[] = [];
-    const write = groupCommit<Batch, string>(
-      { maxItems: 10, maxInFlight: 1 },
-      {
-        writeGroup: async (batches) => {
-          groups.push(batches.map((batch) => batch.value));
-          return batches.map((batch) => `group:${batch.value}`);
-        },
-        writeAlone: async (batch) => {
-          alone.push(batch.value);
-          return `alone:${batch.value}`;
-        },
-        keysOf: (batch) => batch.keys,
-        sizeOf: (batch) => batch.size,
-      },
-    );
+    const { groups, alone, steps } = recorder<Batch>({ sizeOf: (batch) => batch.size });
+    const write = groupCommit({ maxItems: 10, maxInFlight: 1 }, steps);
     const batches: Batch[] = [
       { keys: ['a', 'b'], size: 4, value: 0 },
       { keys: ['c'], size: 4, value: 1 },
@@ -269,6 +256,20 @@ describe('group commit', () => {
       unreachable,
     ]);
     expect(alone).toEqual([]);
+  });
+
+  it('by default writes alone after a lost connection, and not when no connection can be opened', async () => {
+    const lost = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    const unreachable = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    for (const [error, expected] of [
+      [lost, [0, 1]],
+      [unreachable, []],
+    ] as const) {
+      const { alone, steps } = recorder({ writeGroup: () => Promise.reject(error) });
+      const write = groupCommit({ maxItems: 8, maxInFlight: 1 }, steps);
+      await Promise.allSettled(items(['a', 'b']).map(write));
+      expect(alone).toEqual(expected);
+    }
   });
 
   it('skips the queue when groups are of one', async () => {

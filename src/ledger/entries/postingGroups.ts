@@ -1,4 +1,3 @@
-import { cannotConnect } from '../../db/errors.js';
 import { groupCommit, WRITE_ALONE } from '../../db/groupCommit.js';
 import {
   postLedgerEntries,
@@ -28,7 +27,6 @@ const ikKey = ({ posting }: PreparedEntry) => `${posting.workspaceId}\u0000${pos
 
 export function postingGroups(sql: Sql, options: PostingGroupOptions = DEFAULT_POSTING_GROUPS): PostingGroups {
   const commonSteps = {
-    retriesAlone: (error: unknown) => !cannotConnect(error),
     onGroup: (size: number) => {
       postingGroupsWritten.inc();
       groupedEntries.inc(size);
